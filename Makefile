@@ -1,0 +1,65 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# cramfs-xip: the cramfs_xip.ko module, the host tools, and the tests.
+#
+#   make [KDIR=<kernel build dir>] [ARCH=arm CROSS_COMPILE=arm-linux-gnueabi-]
+#   make tools | install | check | demo | bench | clean
+
+KDIR ?= /lib/modules/$(shell uname -r)/build
+PREFIX ?= /usr/local
+DESTDIR ?=
+HOSTCC ?= cc
+HOST_CFLAGS ?= -O2 -g -Wall -Wextra -Werror=implicit-function-declaration
+
+KBUILD_ARGS := -C $(KDIR) M=$(CURDIR) CONFIG_CRAMFS_XIP=m
+ifneq ($(ARCH),)
+KBUILD_ARGS += ARCH=$(ARCH)
+endif
+ifneq ($(CROSS_COMPILE),)
+KBUILD_ARGS += CROSS_COMPILE=$(CROSS_COMPILE)
+endif
+
+TOOLS := scripts/mkcramfs scripts/cramfsck
+
+.PHONY: all modules tools install modules_install tools_install check demo bench clean
+
+all: modules
+
+modules:
+	$(MAKE) $(KBUILD_ARGS) modules
+
+modules_install:
+	$(MAKE) $(KBUILD_ARGS) modules_install
+
+tools: $(TOOLS)
+
+scripts/mkcramfs scripts/cramfsck: scripts/%: scripts/%.c scripts/image.c scripts/image.h \
+		fs/cramfs_xip/cramfs_xip_fs.h
+	$(HOSTCC) $(HOST_CFLAGS) -Ifs/cramfs_xip -o $@ $< scripts/image.c -lz
+
+tools_install: tools
+	install -d $(DESTDIR)$(PREFIX)/sbin $(DESTDIR)$(PREFIX)/share/man/man8
+	install -m 0755 $(TOOLS) $(DESTDIR)$(PREFIX)/sbin/
+	install -m 0644 Documentation/mkcramfs.8 Documentation/cramfsck.8 \
+		$(DESTDIR)$(PREFIX)/share/man/man8/
+
+# The module goes where the kernel build says (INSTALL_MOD_PATH works as usual).
+install: modules_install tools_install
+
+# Each of these installs what it needs from Debian's archive first.
+check:
+	scripts/setup-host.sh
+	tests/run-all.sh
+
+demo:
+	scripts/setup-host.sh
+	tests/demo.sh
+
+bench:
+	scripts/setup-host.sh
+	tests/bench.sh
+
+clean:
+	-$(MAKE) $(KBUILD_ARGS) clean 2>/dev/null
+	rm -f $(TOOLS)
+	rm -rf build-tests

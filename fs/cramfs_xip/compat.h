@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * cramfs_xip: every kernel-version difference, in one place.
+ *
+ * Each block names the kernel change it bridges. The rest of the module
+ * calls the cramfs_xip_compat_* names and never tests a kernel version.
+ */
+#ifndef _CRAMFS_XIP_COMPAT_H
+#define _CRAMFS_XIP_COMPAT_H
+
+#include <linux/version.h>
+#include <linux/fs.h>
+#include <linux/highmem.h>
+
+/*
+ * v5.11 added kmap_local_page(); before it, kmap() is the sleeping-safe
+ * equivalent.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 11, 0)
+#define cramfs_xip_compat_kmap(page)		kmap_local_page(page)
+#define cramfs_xip_compat_kunmap(page, addr)	kunmap_local(addr)
+#else
+#define cramfs_xip_compat_kmap(page)		kmap(page)
+#define cramfs_xip_compat_kunmap(page, addr)	kunmap(page)
+#endif
+
+/*
+ * v6.6 ("fs: add ctime accessors infrastructure") and v6.7 ("fs: new
+ * accessor methods for atime and mtime") hid the inode times behind
+ * accessors. cramfs stores no times: every inode is at the epoch.
+ */
+static inline void cramfs_xip_compat_zero_times(struct inode *inode)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 7, 0)
+	inode_set_mtime(inode, 0, 0);
+	inode_set_atime(inode, 0, 0);
+	inode_set_ctime(inode, 0, 0);
+#elif LINUX_VERSION_CODE >= KERNEL_VERSION(6, 6, 0)
+	inode->i_mtime = inode->i_atime = (struct timespec64){};
+	inode_set_ctime(inode, 0, 0);
+#else
+	inode->i_mtime = inode->i_atime = inode->i_ctime = (struct timespec64){};
+#endif
+}
+
+/*
+ * v5.19 ("fs: Convert aops->readpage to aops->read_folio") replaced the
+ * page-based read hook with a folio-based one. cramfs_xip_fill_page() does
+ * the work on one page either way; these wrap it.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 19, 0)
+#define CRAMFS_XIP_COMPAT_READ_FOLIO 1
+#endif
+
+#endif /* _CRAMFS_XIP_COMPAT_H */

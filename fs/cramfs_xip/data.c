@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * cramfs_xip: the read path: block pointers, zlib, and the page cache.
+ *
+ * Every block of a regular file or symlink is found through its block
+ * pointer: compressed, stored plain, or a direct pointer to a plain or
+ * compressed block anywhere in the image. Each is checked against the image
+ * before a byte of it is read.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/fs.h>
+#include <linux/pagemap.h>
+#include <linux/vmalloc.h>
+#include <linux/zlib.h>
+#include "internal.h"
+
+struct cramfs_xip_block {
+	u32 start;		/* image offset of the stored bytes */
+	u32 len;		/* stored bytes; 0 for a hole */
+	bool compressed;
+	bool direct;
+};
+
+/* The bytes of block @index that belong to the file: a full block, or the tail. */
+static u32 cramfs_xip_block_bytes(struct inode *inode, pgoff_t index)
+{
+	return min_t(u64, PAGE_SIZE, i_size_read(inode) - ((u64)index << PAGE_SHIFT));
+}
+
+/*
+ * Decode the pointer of block @index. A plain pointer marks the block's end,
+ * so its start is the previous block's end, which itself depends on what
+ * kind of pointer that block has: hence the helper for one pointer at a time.
+ */
+static int cramfs_xip_decode_ptr(struct inode *inode, pgoff_t index, struct cramfs_xip_block *b,
+				 u32 *end)
+{
+	struct super_block *sb = inode->i_sb;
+	struct cramfs_xip_sb_info *sbi = CRAMFS_XIP_SB(sb);
+	u32 table = CRAMFS_XIP_I(inode)->data_offset;
+	u32 ptr = cramfs_xip_read32(sb, table + index * 4);
+
+	if ((ptr & CRAMFS_XIP_BLK_FLAGS) && !(sbi->flags & CRAMFS_XIP_FLAG_EXT_BLOCK_POINTERS))
+		goto bad;
+	b->compressed = !(ptr & CRAMFS_XIP_BLK_FLAG_UNCOMPRESSED);
+	b->direct = ptr & CRAMFS_XIP_BLK_FLAG_DIRECT_PTR;
+	ptr &= ~CRAMFS_XIP_BLK_FLAGS;
+	if (!b->direct) {
+		*end = ptr;
+		return 0;
+	}
+	if (ptr > (U32_MAX >> CRAMFS_XIP_BLK_DIRECT_PTR_SHIFT))
+		goto bad;
+	b->start = ptr << CRAMFS_XIP_BLK_DIRECT_PTR_SHIFT;
+	if (b->compressed) {
+		/* A direct compressed block carries its length in front. */
+		if (!cramfs_xip_in_image(sb, b->start, 2))
+			goto bad;
+		b->len = cramfs_xip_get16(sbi->virt + b->start, sbi->big_endian);
+		b->start += 2;
+	} else {
+		b->len = cramfs_xip_block_bytes(inode, index);
+	}
+	if (!cramfs_xip_in_image(sb, b->start, b->len))
+		goto bad;
+	*end = b->start + b->len;
+	return 0;
+bad:
+	cramfs_xip_err(sb, "inode %lu: bad block pointer %u (%#x)", inode->i_ino,
+		       (unsigned int)index, cramfs_xip_read32(sb, table + index * 4));
+	return -EIO;
+}
+
+/**
+ * cramfs_xip_get_block() - find and check where block @index of a file is stored
+ * @inode: a regular file or symlink
+ * @index: the block number, below the file's block count
+ * @b: where the block is and how it is stored
+ *
+ * Return: 0, or -EIO with a message when the pointers are inconsistent.
+ */
+static int cramfs_xip_get_block(struct inode *inode, pgoff_t index, struct cramfs_xip_block *b)
+{
+	struct super_block *sb = inode->i_sb;
+	u32 nblocks = DIV_ROUND_UP(i_size_read(inode), PAGE_SIZE);
+	struct cramfs_xip_block prev;
+	u32 end, prev_end;
+	int err;
+
+	err = cramfs_xip_decode_ptr(inode, index, b, &end);
+	if (err || b->direct)
+		goto check;
+	if (index == 0) {
+		prev_end = CRAMFS_XIP_I(inode)->data_offset + nblocks * 4;
+	} else {
+		err = cramfs_xip_decode_ptr(inode, index - 1, &prev, &prev_end);
+		if (err)
+			return err;
+	}
+	if (end < prev_end || !cramfs_xip_in_image(sb, prev_end, end - prev_end)) {
+		cramfs_xip_err(sb, "inode %lu: block %u runs from %u to %u", inode->i_ino,
+			       (unsigned int)index, prev_end, end);
+		return -EIO;
+	}
+	b->start = prev_end;
+	b->len = end - prev_end;
+check:
+	if (err)
+		return err;
+	if (b->len > (b->compressed ? CRAMFS_XIP_MAX_COMPRESSED_LEN :
+		      cramfs_xip_block_bytes(inode, index))) {
+		cramfs_xip_err(sb, "inode %lu: block %u has a bad length %u", inode->i_ino,
+			       (unsigned int)index, b->len);
+		return -EIO;
+	}
+	return 0;
+}
+
+static int cramfs_xip_inflate(struct super_block *sb, void *dst, u32 want,
+			      const void *src, u32 len)
+{
+	struct cramfs_xip_sb_info *sbi = CRAMFS_XIP_SB(sb);
+	struct z_stream_s stream = {};
+	int err;
+
+	mutex_lock(&sbi->zlib_lock);
+	stream.workspace = sbi->zlib_workspace;
+	stream.next_in = src;
+	stream.avail_in = len;
+	stream.next_out = dst;
+	stream.avail_out = PAGE_SIZE;
+	err = zlib_inflateInit(&stream);
+	if (err == Z_OK) {
+		err = zlib_inflate(&stream, Z_FINISH);
+		zlib_inflateEnd(&stream);
+	}
+	mutex_unlock(&sbi->zlib_lock);
+	if (err != Z_STREAM_END || stream.total_out != want) {
+		cramfs_xip_err(sb, "zlib error %d, %lu bytes of %u", err, stream.total_out, want);
+		return -EIO;
+	}
+	return 0;
+}
+
+/* Fill one page-cache page with block @page->index of its file. */
+static int cramfs_xip_fill_page(struct inode *inode, struct page *page)
+{
+	struct super_block *sb = inode->i_sb;
+	const u8 *image = CRAMFS_XIP_SB(sb)->virt;
+	struct cramfs_xip_block b;
+	u32 want = 0;
+	void *dst;
+	int err = 0;
+
+	dst = cramfs_xip_compat_kmap(page);
+	if (page->index < DIV_ROUND_UP(i_size_read(inode), PAGE_SIZE)) {
+		want = cramfs_xip_block_bytes(inode, page->index);
+		err = cramfs_xip_get_block(inode, page->index, &b);
+		if (err || !b.len)
+			want = 0;	/* a hole: zeros */
+		else if (b.compressed)
+			err = cramfs_xip_inflate(sb, dst, want, image + b.start, b.len);
+		else
+			memcpy(dst, image + b.start, b.len);
+		if (!err && b.len && !b.compressed)
+			want = b.len;
+	}
+	if (!err && want < PAGE_SIZE)
+		memset(dst + want, 0, PAGE_SIZE - want);
+	cramfs_xip_compat_kunmap(page, dst);
+	if (!err)
+		flush_dcache_page(page);
+	return err;
+}
+
+#ifdef CRAMFS_XIP_COMPAT_READ_FOLIO
+static int cramfs_xip_read_folio(struct file *file, struct folio *folio)
+{
+	int err = cramfs_xip_fill_page(folio->mapping->host, &folio->page);
+
+	if (!err)
+		folio_mark_uptodate(folio);
+	folio_unlock(folio);
+	return err;
+}
+
+const struct address_space_operations cramfs_xip_aops = {
+	.read_folio	= cramfs_xip_read_folio,
+};
+#else
+static int cramfs_xip_readpage(struct file *file, struct page *page)
+{
+	int err = cramfs_xip_fill_page(page->mapping->host, page);
+
+	if (!err)
+		SetPageUptodate(page);
+	unlock_page(page);
+	return err;
+}
+
+const struct address_space_operations cramfs_xip_aops = {
+	.readpage	= cramfs_xip_readpage,
+};
+#endif
+
+/**
+ * cramfs_xip_zlib_init() - allocate the zlib workspace of one mount
+ * @sbi: the mount
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int cramfs_xip_zlib_init(struct cramfs_xip_sb_info *sbi)
+{
+	sbi->zlib_workspace = vmalloc(zlib_inflate_workspacesize());
+	return sbi->zlib_workspace ? 0 : -ENOMEM;
+}
+
+/**
+ * cramfs_xip_zlib_exit() - free what cramfs_xip_zlib_init() allocated
+ * @sbi: the mount
+ */
+void cramfs_xip_zlib_exit(struct cramfs_xip_sb_info *sbi)
+{
+	vfree(sbi->zlib_workspace);
+	sbi->zlib_workspace = NULL;
+}

@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * cramfs_xip: directories: readdir and lookup.
+ *
+ * A directory's data is a packed run of entries: an inode followed by its
+ * name, NUL padded to 4 bytes. Like mainline cramfs, readdir returns the
+ * entries only, without "." and "..".
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/fs.h>
+#include <linux/sched.h>
+#include <linux/string.h>
+#include "internal.h"
+
+struct cramfs_xip_dirent {
+	struct cramfs_xip_dinode d;
+	const char *name;
+	unsigned int len;		/* name length without padding */
+	u32 ino;			/* image offset of the entry */
+	u32 next;			/* position of the next entry in the directory */
+};
+
+/* Read and check the entry at @pos of directory @dir. */
+static int cramfs_xip_read_dirent(struct inode *dir, u32 pos, struct cramfs_xip_dirent *de)
+{
+	struct super_block *sb = dir->i_sb;
+	struct cramfs_xip_sb_info *sbi = CRAMFS_XIP_SB(sb);
+	u32 size = dir->i_size;
+	u32 off = CRAMFS_XIP_I(dir)->data_offset + pos;
+	const char *name;
+	unsigned int len;
+
+	/* The directory's whole data range was checked against the image at iget. */
+	if (pos & 3 || pos > size || size - pos < CRAMFS_XIP_INODE_SIZE)
+		goto bad;
+	cramfs_xip_inode_decode(sbi->virt + off, sbi->big_endian, &de->d);
+	if (!de->d.namelen || de->d.namelen > size - pos - CRAMFS_XIP_INODE_SIZE)
+		goto bad;
+	name = (const char *)sbi->virt + off + CRAMFS_XIP_INODE_SIZE;
+	len = strnlen(name, de->d.namelen);
+	/* Padding is at most 3 NULs; a name holds no NUL or '/'. */
+	if (!len || de->d.namelen - len > 3 || memchr(name, '/', len) ||
+	    (name[0] == '.' && (len == 1 || (len == 2 && name[1] == '.'))))
+		goto bad;
+	if (len < de->d.namelen && memchr_inv(name + len, 0, de->d.namelen - len))
+		goto bad;
+	de->name = name;
+	de->len = len;
+	de->ino = off;
+	de->next = pos + CRAMFS_XIP_INODE_SIZE + de->d.namelen;
+	return 0;
+bad:
+	cramfs_xip_err(sb, "directory %lu: bad entry at position %u", dir->i_ino, pos);
+	return -EIO;
+}
+
+static int cramfs_xip_readdir(struct file *file, struct dir_context *ctx)
+{
+	struct inode *dir = file_inode(file);
+	struct cramfs_xip_dirent de;
+	int err;
+
+	while (ctx->pos < dir->i_size) {
+		err = cramfs_xip_read_dirent(dir, ctx->pos, &de);
+		if (err)
+			return err;
+		if (!dir_emit(ctx, de.name, de.len, de.ino, fs_umode_to_dtype(de.d.mode)))
+			return 0;
+		ctx->pos = de.next;
+		cond_resched();
+	}
+	return 0;
+}
+
+/* Names compare as strcmp() does, which is how mkcramfs sorts them. */
+static int cramfs_xip_namecmp(const char *a, unsigned int alen, const char *b, unsigned int blen)
+{
+	int r = memcmp(a, b, min(alen, blen));
+
+	if (r)
+		return r;
+	return alen < blen ? -1 : alen > blen;
+}
+
+static struct dentry *cramfs_xip_lookup(struct inode *dir, struct dentry *dentry,
+					unsigned int flags)
+{
+	struct super_block *sb = dir->i_sb;
+	bool sorted = CRAMFS_XIP_SB(sb)->flags & CRAMFS_XIP_FLAG_SORTED_DIRS;
+	const struct qstr *q = &dentry->d_name;
+	struct inode *inode = NULL;
+	struct cramfs_xip_dirent de;
+	u32 pos = 0;
+	int err, cmp;
+
+	while (pos < dir->i_size) {
+		err = cramfs_xip_read_dirent(dir, pos, &de);
+		if (err) {
+			inode = ERR_PTR(err);
+			break;
+		}
+		cmp = cramfs_xip_namecmp(de.name, de.len, q->name, q->len);
+		if (!cmp) {
+			inode = cramfs_xip_iget(sb, &de.d, de.ino);
+			break;
+		}
+		if (cmp > 0 && sorted)
+			break;
+		pos = de.next;
+		cond_resched();
+	}
+	return d_splice_alias(inode, dentry);
+}
+
+const struct inode_operations cramfs_xip_dir_iops = {
+	.lookup		= cramfs_xip_lookup,
+};
+
+const struct file_operations cramfs_xip_dir_fops = {
+	.llseek		= generic_file_llseek,
+	.read		= generic_read_dir,
+	.iterate_shared	= cramfs_xip_readdir,
+};

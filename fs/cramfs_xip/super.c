@@ -1,0 +1,385 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * cramfs_xip: mount, mount options, superblock checks, module init.
+ *
+ * The image is mapped whole, once, with the MTD point method: every later
+ * read is a bounds-checked look at that mapping.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/crc32.h>
+#include <linux/statfs.h>
+#include <linux/seq_file.h>
+#include <linux/fs_context.h>
+#include <linux/fs_parser.h>
+#include <linux/mtd/mtd.h>
+#include <linux/mtd/super.h>
+#include "internal.h"
+
+static struct kmem_cache *cramfs_xip_inode_cachep;
+
+void _cramfs_xip_err(struct super_block *sb, const char *func, const char *fmt, ...)
+{
+	struct va_format vaf;
+	va_list args;
+
+	if (!__ratelimit(&CRAMFS_XIP_SB(sb)->ratelimit))
+		return;
+	va_start(args, fmt);
+	vaf.fmt = fmt;
+	vaf.va = &args;
+	pr_err("(%s): %s: %pV\n", sb->s_id, func, &vaf);
+	va_end(args);
+}
+
+static struct inode *cramfs_xip_alloc_inode(struct super_block *sb)
+{
+	struct cramfs_xip_inode_info *ci;
+
+	ci = alloc_inode_sb(sb, cramfs_xip_inode_cachep, GFP_KERNEL);
+	if (!ci)
+		return NULL;
+	ci->data_offset = 0;
+	return &ci->vfs_inode;
+}
+
+static void cramfs_xip_free_inode(struct inode *inode)
+{
+	kmem_cache_free(cramfs_xip_inode_cachep, CRAMFS_XIP_I(inode));
+}
+
+static void cramfs_xip_inode_init_once(void *ptr)
+{
+	struct cramfs_xip_inode_info *ci = ptr;
+
+	inode_init_once(&ci->vfs_inode);
+}
+
+static int cramfs_xip_statfs(struct dentry *dentry, struct kstatfs *buf)
+{
+	struct super_block *sb = dentry->d_sb;
+	struct cramfs_xip_sb_info *sbi = CRAMFS_XIP_SB(sb);
+
+	buf->f_type = CRAMFS_XIP_MAGIC;
+	buf->f_bsize = PAGE_SIZE;
+	buf->f_blocks = sbi->blocks;
+	buf->f_bfree = 0;
+	buf->f_bavail = 0;
+	buf->f_files = sbi->files;
+	buf->f_ffree = 0;
+	buf->f_fsid = u64_to_fsid(huge_encode_dev(sb->s_dev));
+	buf->f_namelen = CRAMFS_XIP_MAXPATHLEN;
+	return 0;
+}
+
+static int cramfs_xip_show_options(struct seq_file *m, struct dentry *root)
+{
+	if (CRAMFS_XIP_SB(root->d_sb)->opt_crc)
+		seq_puts(m, ",crc");
+	return 0;
+}
+
+static const struct super_operations cramfs_xip_sops = {
+	.alloc_inode	= cramfs_xip_alloc_inode,
+	.free_inode	= cramfs_xip_free_inode,
+	.statfs		= cramfs_xip_statfs,
+	.show_options	= cramfs_xip_show_options,
+};
+
+/* The image's CRC covers it from the superblock on, with the CRC field as zero. */
+static int cramfs_xip_check_crc(struct super_block *sb, struct fs_context *fc)
+{
+	struct cramfs_xip_sb_info *sbi = CRAMFS_XIP_SB(sb);
+	const u8 *start = sbi->virt + sbi->super_offset;
+	u32 len = sbi->size - sbi->super_offset;
+	u32 stored = cramfs_xip_get32(start + CRAMFS_XIP_SUPER_CRC_OFFSET, sbi->big_endian);
+	static const u8 zero[4];
+	u32 crc;
+
+	if (!(sbi->flags & CRAMFS_XIP_FLAG_FSID_VERSION_2)) {
+		errorf(fc, "cramfs: %s: crc requested, but the image has no CRC (old format)",
+		       sb->s_id);
+		return -EINVAL;
+	}
+	crc = crc32_le(~0U, start, CRAMFS_XIP_SUPER_CRC_OFFSET);
+	crc = crc32_le(crc, zero, sizeof(zero));
+	crc = crc32_le(crc, start + CRAMFS_XIP_SUPER_CRC_OFFSET + 4,
+		       len - CRAMFS_XIP_SUPER_CRC_OFFSET - 4);
+	crc ^= ~0U;
+	if (crc != stored) {
+		errorf(fc, "cramfs: %s: CRC mismatch: image says %#x, contents give %#x",
+		       sb->s_id, stored, crc);
+		return -EUCLEAN;
+	}
+	return 0;
+}
+
+/*
+ * Find and check the superblock in the mapped partition. Every field is
+ * untrusted: a wrong image is refused here with one message, so that the
+ * rest of the module can rely on size, flags and the root inode.
+ */
+static int cramfs_xip_read_super(struct super_block *sb, struct fs_context *fc,
+				 struct cramfs_xip_dinode *root)
+{
+	struct cramfs_xip_sb_info *sbi = CRAMFS_XIP_SB(sb);
+	const int big = IS_ENABLED(CONFIG_CPU_BIG_ENDIAN);
+	const u8 *super = NULL;
+	u32 magic, offsets[] = { 0, CRAMFS_XIP_PAD_SIZE };
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(offsets); i++) {
+		if (sbi->mapped < offsets[i] + CRAMFS_XIP_SUPER_SIZE)
+			break;
+		magic = cramfs_xip_get32(sbi->virt + offsets[i], big);
+		if (magic == CRAMFS_XIP_MAGIC_SWAPPED) {
+			errorf(fc, "cramfs: %s: image is %s-endian, this kernel reads %s-endian ones",
+			       sb->s_id, big ? "little" : "big", big ? "big" : "little");
+			return -EINVAL;
+		}
+		if (magic == CRAMFS_XIP_MAGIC) {
+			super = sbi->virt + offsets[i];
+			sbi->super_offset = offsets[i];
+			break;
+		}
+	}
+	if (!super) {
+		if (!(fc->sb_flags & SB_SILENT))
+			errorf(fc, "cramfs: %s: no cramfs image (wrong magic)", sb->s_id);
+		return -EINVAL;
+	}
+
+	sbi->big_endian = big;
+	sbi->flags = cramfs_xip_get32(super + 8, big);
+	if (sbi->flags & ~CRAMFS_XIP_SUPPORTED_FLAGS) {
+		errorf(fc, "cramfs: %s: unsupported image features %#x", sb->s_id,
+		       sbi->flags & ~CRAMFS_XIP_SUPPORTED_FLAGS);
+		return -EINVAL;
+	}
+	if (sbi->flags & CRAMFS_XIP_FLAG_FSID_VERSION_2) {
+		sbi->size = cramfs_xip_get32(super + 4, big);
+		sbi->blocks = cramfs_xip_get32(super + 40, big);
+		sbi->files = cramfs_xip_get32(super + 44, big);
+		if (sbi->size > sbi->mapped) {
+			errorf(fc, "cramfs: %s: image (%u bytes) is larger than the partition (%zu bytes)",
+			       sb->s_id, sbi->size, sbi->mapped);
+			return -EINVAL;
+		}
+		if (sbi->size < sbi->super_offset + CRAMFS_XIP_SUPER_SIZE) {
+			errorf(fc, "cramfs: %s: image size %u is smaller than its superblock",
+			       sb->s_id, sbi->size);
+			return -EINVAL;
+		}
+	} else {
+		/* The first format version records no size: trust the partition. */
+		sbi->size = min_t(size_t, sbi->mapped, U32_MAX);
+	}
+
+	cramfs_xip_inode_decode(super + CRAMFS_XIP_SUPER_SIZE - CRAMFS_XIP_INODE_SIZE, big, root);
+	if (!S_ISDIR(root->mode)) {
+		errorf(fc, "cramfs: %s: root inode is not a directory", sb->s_id);
+		return -EINVAL;
+	}
+	/* mkcramfs stores the root with odd permissions; every reader fixes them so. */
+	root->mode |= 0555;
+	if (root->offset == 0) {
+		if (root->size) {
+			errorf(fc, "cramfs: %s: root directory has a size but no entries", sb->s_id);
+			return -EINVAL;
+		}
+	} else if (!(sbi->flags & CRAMFS_XIP_FLAG_SHIFTED_ROOT_OFFSET) &&
+		   root->offset != sbi->super_offset + CRAMFS_XIP_SUPER_SIZE &&
+		   root->offset != CRAMFS_XIP_PAD_SIZE + CRAMFS_XIP_SUPER_SIZE) {
+		errorf(fc, "cramfs: %s: bad root directory offset %u", sb->s_id, root->offset);
+		return -EINVAL;
+	}
+	if (!cramfs_xip_in_image(sb, root->offset, root->size)) {
+		errorf(fc, "cramfs: %s: root directory lies outside the image", sb->s_id);
+		return -EINVAL;
+	}
+	if (sbi->opt_crc)
+		return cramfs_xip_check_crc(sb, fc);
+	return 0;
+}
+
+static int cramfs_xip_fill_super(struct super_block *sb, struct fs_context *fc)
+{
+	struct cramfs_xip_sb_info *sbi = CRAMFS_XIP_SB(sb);
+	struct mtd_info *mtd = sb->s_mtd;
+	struct cramfs_xip_dinode root;
+	struct inode *inode;
+	void *virt = NULL;
+	size_t len;
+	int err;
+
+	sb->s_flags |= SB_RDONLY;
+	sb->s_op = &cramfs_xip_sops;
+	sb->s_magic = CRAMFS_XIP_MAGIC;
+	sb->s_time_min = 0;
+	sb->s_time_max = 0;
+	sb->s_maxbytes = CRAMFS_XIP_MAX_FILE_SIZE;
+	snprintf(sb->s_id, sizeof(sb->s_id), "mtd:%s", mtd->name);
+
+	/* Map the whole partition once; the image size is not known yet. */
+	len = min_t(u64, mtd->size, U32_MAX);
+	err = mtd_point(mtd, 0, len, &sbi->mapped, &virt, &sbi->phys);
+	if (err) {
+		errorf(fc, "cramfs: %s: no direct access to this flash (MTD point: %d): cramfs_xip needs a memory-mapped MTD",
+		       sb->s_id, err);
+		sbi->mapped = 0;
+		return err == -EOPNOTSUPP ? -EINVAL : err;
+	}
+	sbi->virt = virt;
+
+	err = cramfs_xip_read_super(sb, fc, &root);
+	if (err)
+		return err;
+	err = cramfs_xip_zlib_init(sbi);
+	if (err)
+		return err;
+
+	inode = cramfs_xip_iget(sb, &root, 1);
+	if (IS_ERR(inode))
+		return PTR_ERR(inode);
+	sb->s_root = d_make_root(inode);
+	if (!sb->s_root)
+		return -ENOMEM;
+	pr_info("(%s): mounted %u-byte image at physical %pa%s\n", sb->s_id, sbi->size,
+		&sbi->phys, sbi->opt_crc ? ", CRC checked" : "");
+	return 0;
+}
+
+static void cramfs_xip_kill_sb(struct super_block *sb)
+{
+	struct cramfs_xip_sb_info *sbi = CRAMFS_XIP_SB(sb);
+
+	generic_shutdown_super(sb);
+	if (sbi && sbi->mapped)
+		mtd_unpoint(sb->s_mtd, 0, sbi->mapped);
+	if (sb->s_mtd)
+		put_mtd_device(sb->s_mtd);
+	if (sbi) {
+		cramfs_xip_zlib_exit(sbi);
+		kfree(sbi);
+	}
+}
+
+enum { Opt_crc };
+
+static const struct fs_parameter_spec cramfs_xip_param_specs[] = {
+	fsparam_flag("crc", Opt_crc),
+	{}
+};
+
+static int cramfs_xip_parse_param(struct fs_context *fc, struct fs_parameter *param)
+{
+	struct cramfs_xip_sb_info *sbi = fc->s_fs_info;
+	struct fs_parse_result result;
+	int opt;
+
+	opt = fs_parse(fc, cramfs_xip_param_specs, param, &result);
+	if (opt < 0)
+		return opt;
+	if (opt == Opt_crc)
+		sbi->opt_crc = true;
+	return 0;
+}
+
+static int cramfs_xip_get_tree(struct fs_context *fc)
+{
+	return get_tree_mtd(fc, cramfs_xip_fill_super);
+}
+
+static int cramfs_xip_reconfigure(struct fs_context *fc)
+{
+	sync_filesystem(fc->root->d_sb);
+	fc->sb_flags |= SB_RDONLY;
+	return 0;
+}
+
+static void cramfs_xip_free_fc(struct fs_context *fc)
+{
+	kfree(fc->s_fs_info);
+}
+
+static const struct fs_context_operations cramfs_xip_context_ops = {
+	.parse_param	= cramfs_xip_parse_param,
+	.get_tree	= cramfs_xip_get_tree,
+	.reconfigure	= cramfs_xip_reconfigure,
+	.free		= cramfs_xip_free_fc,
+};
+
+static int cramfs_xip_init_fs_context(struct fs_context *fc)
+{
+	struct cramfs_xip_sb_info *sbi;
+
+	if (fc->purpose == FS_CONTEXT_FOR_RECONFIGURE) {
+		fc->ops = &cramfs_xip_context_ops;
+		return 0;
+	}
+	sbi = kzalloc(sizeof(*sbi), GFP_KERNEL);
+	if (!sbi)
+		return -ENOMEM;
+	mutex_init(&sbi->zlib_lock);
+	ratelimit_state_init(&sbi->ratelimit, DEFAULT_RATELIMIT_INTERVAL,
+			     DEFAULT_RATELIMIT_BURST);
+	fc->s_fs_info = sbi;
+	fc->ops = &cramfs_xip_context_ops;
+	return 0;
+}
+
+static struct file_system_type cramfs_xip_fs_type = {
+	.owner			= THIS_MODULE,
+	.name			= "cramfs",
+	.init_fs_context	= cramfs_xip_init_fs_context,
+	.parameters		= cramfs_xip_param_specs,
+	.kill_sb		= cramfs_xip_kill_sb,
+	.fs_flags		= FS_REQUIRES_DEV,
+};
+MODULE_ALIAS_FS("cramfs");
+
+static void __init cramfs_xip_check_ondisk_layout(void)
+{
+	BUILD_BUG_ON(sizeof(struct cramfs_xip_inode) != CRAMFS_XIP_INODE_SIZE);
+	BUILD_BUG_ON(sizeof(struct cramfs_xip_super) != CRAMFS_XIP_SUPER_SIZE);
+	BUILD_BUG_ON(offsetof(struct cramfs_xip_super, fsid.crc) != CRAMFS_XIP_SUPER_CRC_OFFSET);
+	BUILD_BUG_ON(offsetof(struct cramfs_xip_super, fsid.blocks) != 40);
+	BUILD_BUG_ON(offsetof(struct cramfs_xip_super, fsid.files) != 44);
+	BUILD_BUG_ON(PAGE_SIZE != CRAMFS_XIP_BLOCK_SIZE);
+}
+
+static int __init cramfs_xip_init(void)
+{
+	int err;
+
+	cramfs_xip_check_ondisk_layout();
+	cramfs_xip_inode_cachep = kmem_cache_create("cramfs_xip_inode",
+						    sizeof(struct cramfs_xip_inode_info), 0,
+						    SLAB_RECLAIM_ACCOUNT | SLAB_ACCOUNT,
+						    cramfs_xip_inode_init_once);
+	if (!cramfs_xip_inode_cachep)
+		return -ENOMEM;
+	err = register_filesystem(&cramfs_xip_fs_type);
+	if (err) {
+		if (err == -EBUSY)
+			pr_err("another filesystem named \"cramfs\" is registered (mainline cramfs built in or loaded?): remove it first\n");
+		kmem_cache_destroy(cramfs_xip_inode_cachep);
+	}
+	return err;
+}
+
+static void __exit cramfs_xip_exit(void)
+{
+	unregister_filesystem(&cramfs_xip_fs_type);
+	/* Inodes are freed after an RCU grace period. */
+	rcu_barrier();
+	kmem_cache_destroy(cramfs_xip_inode_cachep);
+}
+
+module_init(cramfs_xip_init);
+module_exit(cramfs_xip_exit);
+
+MODULE_DESCRIPTION("cramfs with execute-in-place from memory-mapped flash");
+MODULE_LICENSE("GPL");

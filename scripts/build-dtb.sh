@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build one of dts/*.dts against a kernel tree's device-tree includes, with
+# that tree's dtc.  scripts/build-dtb.sh DTS KERNEL_BUILD_DIR OUT.dtb
+set -euo pipefail
+. "$(dirname "$0")/common.sh"
+
+dts=${1:?usage: build-dtb.sh DTS KBUILD OUT}
+kbuild=${2:?}
+out=${3:?}
+src=$(readlink -f "$kbuild/source" 2>/dev/null || sed -n 's/^KERNEL_SOURCE *:= *//p' "$kbuild/Makefile")
+[ -d "$src/arch/arm/boot/dts" ] || die "no kernel source behind $kbuild"
+dtc=$kbuild/scripts/dtc/dtc
+[ -x "$dtc" ] || dtc=dtc
+# The ARM tree moved its device trees into per-vendor folders in v6.5.
+inc=(-I "$src/arch/arm/boot/dts" -I "$src/arch/arm/boot/dts/arm" -I "$src/include"
+     -I "$src/scripts/dtc/include-prefixes")
+cpp -nostdinc -undef -D__DTS__ -x assembler-with-cpp "${inc[@]}" "$dts" -o "$out.pre"
+"$dtc" -q -I dts -O dtb -i "$src/arch/arm/boot/dts" -o "$out" "$out.pre"
+rm -f "$out.pre"

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build (or reuse) a kernel for one QEMU board from Debian's linux-source package.
+#   scripts/build-kernel.sh BOARD [VERSION] [FRAGMENT...]
+# Prints the build directory on stdout. The build lives under $CRAMFS_XIP_CACHE and is
+# keyed by kernel version, defconfig and config fragments, so an unchanged configuration
+# is never rebuilt.
+set -euo pipefail
+. "$(dirname "$0")/common.sh"
+
+board=${1:?usage: build-kernel.sh BOARD [VERSION] [FRAGMENT...]}
+kver=${2:-$KVER_DEFAULT}
+shift $(( $# >= 2 ? 2 : 1 ))
+boarddir=$CRAMFS_XIP_TOP/tests/boards/$board
+[ -f "$boarddir/board.env" ] || die "unknown board '$board'"
+. "$boarddir/board.env"
+fragments=("$boarddir/kernel.config" "$@")
+
+tarball=/usr/src/linux-source-$kver.tar.xz
+[ -f "$tarball" ] || die "$tarball missing: run scripts/setup-host.sh"
+
+# The key covers everything that decides the kernel's bytes.
+key=$( { echo "$kver $DEFCONFIG $KERNEL_TARGETS $CROSS_COMPILE"; stat -c %s "$tarball";
+	 cat "${fragments[@]}"; } | sha256sum | cut -c1-12)
+src=$CRAMFS_XIP_CACHE/src/linux-source-$kver
+out=$CRAMFS_XIP_CACHE/build/$board-$kver-$key
+
+if [ ! -f "$src/.extracted" ]; then
+	log "extracting $tarball"
+	rm -rf "$src"
+	mkdir -p "$(dirname "$src")"
+	tar -xJf "$tarball" -C "$(dirname "$src")"
+	touch "$src/.extracted"
+fi
+
+if [ -f "$out/.cramfs-xip-built" ]; then
+	echo "$out"
+	exit 0
+fi
+
+log "building $board kernel $kver in $out (key $key)"
+mkdir -p "$out"
+kmake() { make -s -C "$src" O="$out" ARCH=arm CROSS_COMPILE="$CROSS_COMPILE" "$@"; }
+kmake "$DEFCONFIG" >&2
+(cd "$src" && ARCH=arm scripts/kconfig/merge_config.sh -m -O "$out" "$out/.config" \
+	"${fragments[@]}" >/dev/null)
+kmake olddefconfig >&2
+# A fragment line that did not survive olddefconfig is a silent mistake: report it.
+for f in "${fragments[@]}"; do
+	grep -E '^CONFIG_[A-Z0-9_]+=' "$f" | while IFS= read -r line; do
+		grep -qx "$line" "$out/.config" || log "warning: '$line' not in final config"
+	done
+done
+kmake -j"$JOBS" $KERNEL_TARGETS >&2
+touch "$out/.cramfs-xip-built"
+echo "$out"

@@ -1,0 +1,14 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared settings for the build and test scripts (sourced, not run).
+
+CRAMFS_XIP_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# Everything slow to make (kernel trees, guest packages) lives outside the checkout,
+# so a fresh clone on a warm machine reuses it.
+CRAMFS_XIP_CACHE=${CRAMFS_XIP_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/cramfs-xip}
+KVER_DEFAULT=6.1
+CROSS_COMPILE=${CROSS_COMPILE:-arm-linux-gnueabi-}
+JOBS=${JOBS:-$(nproc)}
+export CRAMFS_XIP_TOP CRAMFS_XIP_CACHE CROSS_COMPILE
+
+log() { printf '[%s] %s\n' "$(basename "$0")" "$*" >&2; }
+die() { log "error: $*"; exit 1; }

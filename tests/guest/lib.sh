@@ -1,0 +1,52 @@
+# SPDX-License-Identifier: GPL-2.0
+# Helpers for the guest test scripts (BusyBox sh). Each check prints one
+# "RESULT PASS|FAIL name" line; the host counts them.
+
+pass() { echo "RESULT PASS $*"; }
+fail() { echo "RESULT FAIL $*"; }
+
+# check NAME CMD...: CMD must succeed.
+check() {
+	_name=$1
+	shift
+	if "$@" > /tmp/check.out 2>&1; then
+		pass "$_name"
+	else
+		fail "$_name"
+		sed 's/^/    | /' /tmp/check.out | head -n 30
+	fi
+}
+
+# mark: a line in the kernel log; klog_since_mark prints what came after it.
+_mark=0
+mark() {
+	_mark=$((_mark + 1))
+	echo "cramfs-xip-test: mark $_mark" > /dev/kmsg
+}
+klog_since_mark() { dmesg | sed -n "/cramfs-xip-test: mark $_mark\$/,\$p"; }
+
+# refuse NAME PATTERN CMD...: CMD must fail, and the kernel must say PATTERN.
+refuse() {
+	_name=$1
+	_pat=$2
+	shift 2
+	mark
+	if "$@" > /tmp/check.out 2>&1; then
+		fail "$_name: succeeded, should have been refused"
+		return
+	fi
+	if klog_since_mark | grep -q -- "$_pat"; then
+		pass "$_name"
+	else
+		fail "$_name: kernel log lacks '$_pat'"
+		klog_since_mark | sed 's/^/    | /' | tail -n 10
+	fi
+}
+
+# mtdnum NAME: the number of the MTD device called NAME.
+mtdnum() { sed -n "s/^mtd\([0-9]*\): .* \"$1\"\$/\1/p" /proc/mtd; }
+
+# same_manifest EXPECTED DIR: DIR's manifest equals EXPECTED's (gids are 8 bits).
+same_manifest() {
+	/tests/manifest.sh "$2" 255 > /tmp/manifest.now && diff "$1" /tmp/manifest.now
+}

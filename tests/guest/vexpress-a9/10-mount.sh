@@ -1,0 +1,43 @@
+# SPDX-License-Identifier: GPL-2.0
+# Mount images from flash through cramfs_xip and read them exactly as stored.
+
+for m in /lib/modules/deps/*.ko; do [ -e "$m" ] && insmod "$m"; done
+check "module loads" insmod /lib/modules/cramfs_xip.ko
+check "cramfs is registered" grep -qw cramfs /proc/filesystems
+
+FS=$(mtdnum fs_partition)
+PSRAM=$(mtdnum 48000000.psram)
+check "flash partitions found (fs_partition=mtd$FS, psram=mtd$PSRAM)" test -n "$FS" -a -n "$PSRAM"
+
+check "mount -t cramfs mtd:fs_partition" mount -t cramfs -o ro mtd:fs_partition /mnt
+check "mounted read-only as cramfs" grep -q "^mtd:fs_partition /mnt cramfs ro" /proc/mounts
+check "types image: every entry matches the host manifest" same_manifest /images/types.manifest /mnt
+ls -lanR /mnt > /tmp/ours-flash.ls 2>&1
+check "write to a file is refused" sh -c '! echo x > /mnt/sizes/file-1'
+check "unmount" umount /mnt
+
+check "mount by number: mtd$FS" mount -t cramfs mtd$FS /mnt
+check "mtd$FS serves the same tree" same_manifest /images/types.manifest /mnt
+check "unmount mtd$FS" umount /mnt
+
+# The psram is writable RAM with point: every image can be tried in one boot.
+for img in tiny types big; do
+	cat /images/$img.img > /dev/mtd$PSRAM
+	check "$img image: mount from psram" mount -t cramfs mtd$PSRAM /mnt
+	check "$img image: every entry matches the host manifest" same_manifest /images/$img.manifest /mnt
+	ls -lanR /mnt > /tmp/ours-$img.ls 2>&1
+	# Read every file twice more, in parallel: page cache and decompression under contention.
+	find /mnt -type f -exec cat {} + > /dev/null &
+	find /mnt -type f -exec cat {} + > /dev/null
+	wait
+	check "$img image: unmount" umount /mnt
+done
+
+cat /images/types.img > /dev/mtd$PSRAM
+mount -t cramfs mtd$PSRAM /mnt
+exec 3< /mnt/sizes/file-4096
+check "unmount refused while a file is open" sh -c '! umount /mnt'
+exec 3<&-
+check "unmount once it is closed" umount /mnt
+check "statfs reports cramfs" sh -c "mount -t cramfs mtd$PSRAM /mnt && stat -f -c %t /mnt | grep -qi 28cd3d45"
+umount /mnt 2>/dev/null
