@@ -146,8 +146,8 @@ static int cramfs_xip_read_super(struct super_block *sb, struct fs_context *fc,
 		}
 	}
 	if (!super) {
-		if (!(fc->sb_flags & SB_SILENT))
-			errorf(fc, "cramfs: %s: no cramfs image (wrong magic)", sb->s_id);
+		/* Said even when silent: mount -t cramfs on the wrong partition deserves a word. */
+		errorf(fc, "cramfs: %s: no cramfs image here (wrong magic)", sb->s_id);
 		return -EINVAL;
 	}
 

@@ -44,7 +44,7 @@ refuse() {
 }
 
 # mtdnum NAME: the number of the MTD device called NAME.
-mtdnum() { sed -n "s/^mtd\([0-9]*\): .* \"$1\"\$/\1/p" /proc/mtd; }
+mtdnum() { grep -F "\"$1\"" /proc/mtd | cut -d: -f1 | sed 's/^mtd//'; }
 
 # same_manifest EXPECTED DIR: DIR's manifest equals EXPECTED's (gids are 8 bits).
 same_manifest() {

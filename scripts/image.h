@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Walking a cramfs image on the host: the one piece of code that mkcramfs's
+ * tests, cramfsck and the fuzzer share. Every offset and length read from
+ * the image is checked before use; errors are reported, never trusted.
+ */
+#ifndef CRAMFS_XIP_IMAGE_H
+#define CRAMFS_XIP_IMAGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "cramfs_xip_fs.h"
+
+struct cimg {
+	const uint8_t *data;
+	size_t len;		/* bytes available */
+	int big;		/* big-endian image */
+	uint32_t super_off;	/* 0 or CRAMFS_XIP_PAD_SIZE */
+	uint32_t size;		/* image size from the superblock (<= len) */
+	uint32_t flags;
+	uint32_t crc, edition, blocks, files;
+	char name[17];
+	struct cramfs_xip_dinode root;
+	unsigned int blksize;
+	unsigned int errors;	/* problems reported so far */
+	int quiet;		/* do not print problems, only count them */
+};
+
+enum cimg_block_kind {
+	CIMG_HOLE,		/* zero length: reads as zeros */
+	CIMG_COMPRESSED,	/* zlib, located by end pointers */
+	CIMG_PLAIN,		/* stored plain, located by end pointers */
+	CIMG_DIRECT_COMPRESSED,	/* zlib, direct pointer, 16-bit length in front */
+	CIMG_DIRECT_PLAIN,	/* plain, direct pointer: what maps in place */
+};
+
+struct cimg_block {
+	enum cimg_block_kind kind;
+	uint32_t start;		/* image offset of the stored bytes */
+	uint32_t len;		/* stored bytes */
+	uint32_t want;		/* bytes of the file this block holds */
+};
+
+struct cimg_entry {
+	const char *path;	/* "/" for the root, else "/a/b" */
+	const char *name;	/* last component */
+	struct cramfs_xip_dinode d;
+	uint32_t entry_off;	/* image offset of the entry; 0 for the root */
+	int depth;
+};
+
+/* Called for every entry, parents before children; non-zero stops the walk. */
+typedef int (*cimg_visit_fn)(struct cimg *img, const struct cimg_entry *e, void *ctx);
+
+/**
+ * cimg_open() - find and check the superblock of an image in memory
+ * @img: filled in
+ * @data: the image (or a whole partition holding it)
+ * @len: bytes at @data
+ * @blksize: block size to read files with (4096 unless the image says otherwise)
+ *
+ * Return: 0, or -1 with a problem reported.
+ */
+int cimg_open(struct cimg *img, const void *data, size_t len, unsigned int blksize);
+
+/**
+ * cimg_crc() - compute the image's CRC the way the format defines it
+ * @img: an opened image
+ *
+ * Return: the CRC-32 of the image from its superblock on, CRC field as zero.
+ */
+uint32_t cimg_crc(const struct cimg *img);
+
+/**
+ * cimg_walk() - visit every entry of the image, checking each directory
+ * @img: an opened image
+ * @fn: called per entry
+ * @ctx: passed to @fn
+ *
+ * Return: 0, -1 when a directory was inconsistent, or @fn's non-zero value.
+ */
+int cimg_walk(struct cimg *img, cimg_visit_fn fn, void *ctx);
+
+/**
+ * cimg_nblocks() - the number of data blocks of a file or symlink
+ * @img: an opened image
+ * @d: the inode
+ *
+ * Return: the block count.
+ */
+uint32_t cimg_nblocks(const struct cimg *img, const struct cramfs_xip_dinode *d);
+
+/**
+ * cimg_block() - locate and check block @index of a file or symlink
+ * @img: an opened image
+ * @d: the inode
+ * @index: the block number
+ * @b: filled in
+ *
+ * Return: 0, or -1 with a problem reported.
+ */
+int cimg_block(struct cimg *img, const struct cramfs_xip_dinode *d, uint32_t index,
+	       struct cimg_block *b);
+
+/**
+ * cimg_read_block() - decode one block into @out (blksize bytes, zero padded)
+ * @img: an opened image
+ * @b: a block from cimg_block()
+ * @out: blksize bytes
+ *
+ * Return: 0, or -1 with a problem reported.
+ */
+int cimg_read_block(struct cimg *img, const struct cimg_block *b, uint8_t *out);
+
+/**
+ * cimg_read_file() - read a whole file or symlink target
+ * @img: an opened image
+ * @d: the inode
+ * @out: a malloc'd buffer of d->size bytes (+1, NUL terminated), or NULL
+ *
+ * Return: 0, or -1 with a problem reported.
+ */
+int cimg_read_file(struct cimg *img, const struct cramfs_xip_dinode *d, uint8_t **out);
+
+/**
+ * cimg_problem() - report an image problem (counted; printed unless quiet)
+ * @img: the image
+ * @fmt: printf format
+ */
+void cimg_problem(struct cimg *img, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/**
+ * cimg_block_kind_name() - a short name for a block kind, for listings
+ * @kind: the kind
+ *
+ * Return: a static string.
+ */
+const char *cimg_block_kind_name(enum cimg_block_kind kind);
+
+#endif /* CRAMFS_XIP_IMAGE_H */

@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Boot the vexpress-a9 board (Cortex-A9, MMU) in QEMU and run the guest tests
+# in tests/guest/vexpress-a9/ against cramfs_xip.ko and mainline cramfs.ko.
+#   tests/guest-vexpress-a9.sh [KERNEL_VERSION]
+# Prints "PASS: name" / "FAIL: name" per check. Everything it makes, and the
+# guest's console log, is under build-tests/vexpress-a9-<version>/.
+set -euo pipefail
+. "$(dirname "$0")/../scripts/common.sh"
+. "$CRAMFS_XIP_TOP/tests/lib/initramfs.sh"
+
+board=vexpress-a9
+kver=${1:-$KVER_DEFAULT}
+timeout_s=${GUEST_TIMEOUT:-300}
+top=$CRAMFS_XIP_TOP
+work=$top/build-tests/$board-$kver
+. "$top/tests/boards/$board/board.env"
+
+kb=$("$top/scripts/build-kernel.sh" "$board" "$kver")
+log "kernel: $kb"
+make -s -C "$top" KDIR="$kb" ARCH=arm CROSS_COMPILE="$CROSS_COMPILE" modules >&2
+
+rm -rf "$work"
+mkdir -p "$work/stage"/{bin,sbin,usr/bin,usr/sbin,proc,sys,mnt,tmp,images,tests,lib/modules/deps}
+"$top/scripts/build-dtb.sh" "$top/$DTS" "$kb" "$work/board.dtb"
+
+# Test images and their manifests, made on the host.
+python3 "$top/tests/lib/mktrees.py" "$work/trees"
+img=$work/stage/images
+for t in tiny types big; do
+	mkfs.cramfs "$work/trees/$t" "$img/$t.img" > /dev/null
+	"$top/tests/lib/manifest.sh" "$work/trees/$t" 255 > "$img/$t.manifest"
+done
+mkfs.cramfs -N big "$work/trees/tiny" "$img/bigendian.img" > /dev/null
+python3 - "$img" <<'PY'
+import sys
+d = sys.argv[1]
+open(f"{d}/garbage.img", "wb").write(bytes((i * 7 + 3) & 0xff for i in range(65536)))
+b = bytearray(open(f"{d}/types.img", "rb").read())
+b[len(b) - 64] ^= 0x01
+open(f"{d}/badcrc.img", "wb").write(b)
+PY
+
+# Flash bank 0: the types image in fs_partition (at 1 MiB), the first 256 KiB
+# of the big image in small_partition; bank 1 empty. Each bank is 64 MiB.
+truncate -s 64M "$work/flash0.img" "$work/flash1.img"
+dd if="$img/types.img" of="$work/flash0.img" bs=64k seek=$((FS_PARTITION_OFFSET / 65536)) \
+	conv=notrunc status=none
+dd if="$img/big.img" of="$work/flash0.img" bs=64k seek=$((0x2100000 / 65536)) count=4 \
+	conv=notrunc status=none
+
+# The guest: BusyBox, mtd-utils with its libraries, modules, tests.
+groot=$CRAMFS_XIP_CACHE/guest-debs/root
+cp "$groot/bin/busybox" "$work/stage/bin/"
+ln -s busybox "$work/stage/bin/sh"
+cp -a "$groot/lib" "$work/stage/"
+cp -a "$groot/usr/lib" "$work/stage/usr/" 2>/dev/null || true
+for t in flash_erase flashcp mtdinfo; do cp "$groot/usr/sbin/$t" "$work/stage/usr/sbin/"; done
+rm -rf "$work/stage/usr/lib/arm-linux-gnueabihf/gconv" "$work/stage/usr/share"
+cp "$top/fs/cramfs_xip/cramfs_xip.ko" "$work/stage/lib/modules/"
+for m in fs/cramfs/cramfs.ko drivers/mtd/devices/block2mtd.ko drivers/block/brd.ko; do
+	cp "$kb/$m" "$work/stage/lib/modules/"
+done
+[ ! -f "$kb/lib/zlib_inflate/zlib_inflate.ko" ] ||
+	cp "$kb/lib/zlib_inflate/zlib_inflate.ko" "$work/stage/lib/modules/deps/"
+cp "$top/tests/guest/init" "$work/stage/init"
+cp "$top/tests/guest/lib.sh" "$top/tests/lib/manifest.sh" "$work/stage/tests/"
+cp "$top"/tests/guest/$board/[0-9]*.sh "$work/stage/tests/"
+mk_initramfs "$work/stage" "$kb" "$work/initramfs.cpio.gz"
+
+# Boot. The guest ends itself with reboot -f; a guest that hangs is stopped
+# at the timeout, and one that is done but stuck on its way down is stopped
+# as soon as it prints GUEST-DONE.
+console=$work/console.log
+QEMU_AUDIO_DRV=none qemu-system-arm -M vexpress-a9 -m 128M -display none -monitor none -serial "file:$console" \
+	-no-reboot -kernel "$kb/$KERNEL_IMAGE" -dtb "$work/board.dtb" \
+	-initrd "$work/initramfs.cpio.gz" \
+	-append "console=ttyAMA0 rdinit=/init oops=panic panic=-1" \
+	-drive if=pflash,file="$work/flash0.img",format=raw \
+	-drive if=pflash,file="$work/flash1.img",format=raw < /dev/null 2> "$work/qemu.err" &
+qpid=$!
+deadline=$((SECONDS + timeout_s))
+while kill -0 $qpid 2>/dev/null; do
+	if grep -q '^GUEST-DONE' "$console" 2>/dev/null; then
+		sleep 1
+		break
+	fi
+	if [ $SECONDS -ge $deadline ]; then
+		log "guest timed out after ${timeout_s}s"
+		break
+	fi
+	sleep 1
+done
+kill $qpid 2>/dev/null || true
+wait $qpid 2>/dev/null || true
+
+"$top/tests/lib/judge-console.sh" "$console" "$board-$kver"

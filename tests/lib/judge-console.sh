@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Turn a guest console log into PASS/FAIL lines: one per RESULT line the
+# guest printed, one for the guest finishing at all, and one for a kernel log
+# free of oopses, BUGs and warnings (a test can pass while the kernel warns).
+#   judge-console.sh CONSOLE_LOG SUITE
+set -u
+console=$1
+suite=$2
+tr -d '\r' < "$console" | sed -n 's/^RESULT \(PASS\|FAIL\) \(.*\)$/\1: '"$suite"': \2/p'
+if grep -q '^GUEST-DONE' "$console"; then
+	echo "PASS: $suite: guest ran every test and finished"
+else
+	echo "FAIL: $suite: guest did not finish (hang, crash or timeout): see $console"
+fi
+bad='Oops|BUG:|WARNING:|Kernel panic|Unable to handle|Internal error|Call trace|hung_task|blocked for more than|UBSAN|KASAN|kmemleak'
+if grep -Eq "$bad" "$console"; then
+	echo "FAIL: $suite: kernel log has an oops/BUG/warning: see $console"
+	grep -En "$bad" "$console" | head -n 5 | sed 's/^/    | /'
+else
+	echo "PASS: $suite: kernel log has no oops, BUG or warning"
+fi
