@@ -1,0 +1,902 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * mkcramfs: build a cramfs image, optionally laid out for execute-in-place.
+ *
+ * Without -X the output is the standard format, byte for byte what
+ * util-linux mkfs.cramfs writes for the same tree. With -X, the pages of
+ * every read-only ELF segment (and of whole files chosen by rules or the
+ * sticky bit) are stored plain and page-aligned in one region at the end of
+ * the image, addressed by direct block pointers, so the kernel can map them
+ * straight from flash; everything else stays compressed.
+ *
+ * Documentation/mkcramfs.8 is the manual.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fnmatch.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+#include <zlib.h>
+#include "image.h"
+
+struct entry {
+	char *name;
+	char *src;		/* host path, or NULL for table-made entries */
+	char *ipath;		/* path in the image, for messages and rules */
+	uint32_t mode, uid, gid;
+	uint32_t size;		/* file size, directory size, or device number */
+	uint8_t *data;		/* file content or symlink target */
+	uint8_t *xip;		/* per block: stored for execute in place */
+	uint32_t nxip;
+	struct entry *child, *next;
+	struct entry *same;	/* identical data already written */
+	uint32_t entry_off, data_off;
+};
+
+static struct {
+	unsigned int blksize;
+	int big;
+	uint32_t edition;
+	const char *name;
+	const char *image;	/* -i */
+	int pad, holes, verbose, xip;
+	unsigned int xip_align;
+	int level;
+	const char *rules;
+	const char *devtable;
+} opt = { .blksize = CRAMFS_XIP_BLOCK_SIZE, .xip_align = CRAMFS_XIP_BLOCK_SIZE,
+	   .level = Z_BEST_COMPRESSION };
+
+static struct {
+	uint32_t files, dirs, links, special, nodes, blocks;
+	uint64_t in_bytes, zlib_bytes, xip_pages, padding;
+	unsigned int warnings;
+} stats;
+
+struct rule {
+	int xip;
+	char *glob;
+};
+
+static struct rule *rules;
+static size_t nrules;
+
+static uint8_t *img;
+static size_t img_len, img_cap;
+
+static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+static void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fputs("mkcramfs: error: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+	exit(8);
+}
+
+static void warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	stats.warnings++;
+	va_start(ap, fmt);
+	fputs("mkcramfs: warning: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+static void *xzalloc(size_t n)
+{
+	void *p = calloc(1, n ? n : 1);
+
+	if (!p)
+		die("out of memory");
+	return p;
+}
+
+static char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		die("out of memory");
+	va_end(ap);
+	return s;
+}
+
+/* Grow the image so that [off, off + len) exists, zero filled. */
+static uint8_t *at(size_t off, size_t len)
+{
+	if (off + len > (size_t)UINT32_MAX)
+		die("image too large: over 4 GiB");
+	if (off + len > img_cap) {
+		size_t cap = img_cap ? img_cap : 1 << 20;
+
+		while (cap < off + len)
+			cap *= 2;
+		img = realloc(img, cap);
+		if (!img)
+			die("out of memory");
+		memset(img + img_cap, 0, cap - img_cap);
+		img_cap = cap;
+	}
+	if (off + len > img_len)
+		img_len = off + len;
+	return img + off;
+}
+
+static void put32(uint32_t off, uint32_t v)
+{
+	cramfs_xip_put32(at(off, 4), v, opt.big);
+}
+
+static uint32_t align(uint32_t v, uint32_t a)
+{
+	return (v + a - 1) & ~(a - 1);
+}
+
+static uint8_t *read_whole(const char *path, uint32_t size)
+{
+	uint8_t *buf = xzalloc(size);
+	FILE *f = fopen(path, "rb");
+
+	if (!f)
+		die("%s: %s", path, strerror(errno));
+	if (size && fread(buf, 1, size, f) != size)
+		die("%s: short read (file changed while building?)", path);
+	fclose(f);
+	return buf;
+}
+
+static int entry_cmp(const void *a, const void *b)
+{
+	return strcmp((*(struct entry * const *)a)->name, (*(struct entry * const *)b)->name);
+}
+
+/* Keep a directory's children sorted as strcmp() orders names: the format's SORTED_DIRS. */
+static void sort_children(struct entry *dir)
+{
+	struct entry **v, *e;
+	size_t n = 0, i;
+
+	for (e = dir->child; e; e = e->next)
+		n++;
+	if (n < 2)
+		return;
+	v = xzalloc(n * sizeof(*v));
+	for (i = 0, e = dir->child; e; e = e->next)
+		v[i++] = e;
+	qsort(v, n, sizeof(*v), entry_cmp);
+	for (i = 0; i + 1 < n; i++)
+		v[i]->next = v[i + 1];
+	v[n - 1]->next = NULL;
+	dir->child = v[0];
+	free(v);
+}
+
+static void set_owner(struct entry *e, uint32_t uid, uint32_t gid)
+{
+	e->uid = uid;
+	e->gid = gid;
+	if (uid >= 1U << CRAMFS_XIP_UID_WIDTH) {
+		warn("%s: uid %u does not fit in 16 bits: stored as %u", e->ipath, uid,
+		     uid & 0xffff);
+		e->uid &= 0xffff;
+	}
+	if (gid >= 1U << CRAMFS_XIP_GID_WIDTH) {
+		warn("%s: gid %u does not fit in 8 bits: stored as %u", e->ipath, gid, gid & 0xff);
+		e->gid &= 0xff;
+	}
+}
+
+static uint32_t encode_dev(const char *ipath, unsigned int maj, unsigned int min)
+{
+	/* The kernel decodes the 24-bit size field as an old 8:8 device number. */
+	if (maj > 255 || min > 255)
+		warn("%s: device %u:%u does not fit the format's 8-bit major and minor", ipath,
+		     maj, min);
+	return (maj & 0xff) << 8 | (min & 0xff);
+}
+
+static struct entry *new_entry(struct entry *parent, const char *name)
+{
+	struct entry *e = xzalloc(sizeof(*e));
+	size_t len = strlen(name);
+
+	if (len > CRAMFS_XIP_MAXPATHLEN)
+		die("%s/%s: name of %zu bytes is longer than the format's %d", parent->ipath, name,
+		    len, CRAMFS_XIP_MAXPATHLEN);
+	e->name = strdup(name);
+	e->ipath = strcmp(parent->ipath, "/") ? xasprintf("%s/%s", parent->ipath, name) :
+						 xasprintf("/%s", name);
+	e->next = parent->child;
+	parent->child = e;
+	return e;
+}
+
+static void fill_from_stat(struct entry *e, const char *src, const struct stat *st)
+{
+	e->mode = st->st_mode;
+	set_owner(e, st->st_uid, st->st_gid);
+	if (S_ISREG(st->st_mode)) {
+		if (st->st_size > CRAMFS_XIP_MAX_FILE_SIZE)
+			die("%s: %lld bytes is larger than the format's file limit of %u bytes (16 MiB - 1)",
+			    e->ipath, (long long)st->st_size, CRAMFS_XIP_MAX_FILE_SIZE);
+		e->size = st->st_size;
+		e->data = read_whole(src, e->size);
+		stats.files++;
+	} else if (S_ISLNK(st->st_mode)) {
+		char buf[CRAMFS_XIP_BLOCK_SIZE];
+		ssize_t n = readlink(src, buf, sizeof(buf));
+
+		if (n < 0)
+			die("%s: %s", src, strerror(errno));
+		if ((size_t)n >= opt.blksize)
+			die("%s: symlink target longer than a block", e->ipath);
+		e->size = n;
+		e->data = xzalloc(n);
+		memcpy(e->data, buf, n);
+		stats.links++;
+	} else if (S_ISCHR(st->st_mode) || S_ISBLK(st->st_mode)) {
+		e->size = encode_dev(e->ipath, major(st->st_rdev), minor(st->st_rdev));
+		stats.special++;
+	} else if (S_ISFIFO(st->st_mode) || S_ISSOCK(st->st_mode)) {
+		stats.special++;
+	} else if (!S_ISDIR(st->st_mode)) {
+		die("%s: unsupported file type", e->ipath);
+	}
+}
+
+static void scan_dir(struct entry *dir, const char *src)
+{
+	DIR *d = opendir(src);
+	struct dirent *de;
+
+	if (!d)
+		die("%s: %s", src, strerror(errno));
+	while ((de = readdir(d))) {
+		struct stat st;
+		struct entry *e;
+		char *path;
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		path = xasprintf("%s/%s", src, de->d_name);
+		if (lstat(path, &st))
+			die("%s: %s", path, strerror(errno));
+		e = new_entry(dir, de->d_name);
+		e->src = path;
+		fill_from_stat(e, path, &st);
+		if (S_ISDIR(st.st_mode)) {
+			stats.dirs++;
+			scan_dir(e, path);
+		}
+	}
+	closedir(d);
+	sort_children(dir);
+}
+
+static struct entry *lookup(struct entry *root, const char *path, int create_dirs)
+{
+	char *copy = strdup(path), *tok, *save;
+	struct entry *cur = root, *e;
+
+	for (tok = strtok_r(copy, "/", &save); tok; tok = strtok_r(NULL, "/", &save)) {
+		for (e = cur->child; e && strcmp(e->name, tok); e = e->next)
+			;
+		if (!e) {
+			if (!create_dirs)
+				break;
+			e = new_entry(cur, tok);
+			e->mode = S_IFDIR | 0755;
+			stats.dirs++;
+			sort_children(cur);
+		}
+		cur = e;
+	}
+	free(copy);
+	return e ? cur : NULL;
+}
+
+/* A makedevs / genext2fs -D table: name type mode uid gid major minor start inc count. */
+static void apply_devtable(struct entry *root, const char *file)
+{
+	FILE *f = fopen(file, "r");
+	char line[1024];
+	unsigned int lineno = 0;
+
+	if (!f)
+		die("%s: %s", file, strerror(errno));
+	while (fgets(line, sizeof(line), f)) {
+		char name[512], type, maj_s[16], min_s[16], start_s[16], inc_s[16], cnt_s[16];
+		unsigned int mode, uid, gid, count = 1, start = 0, inc = 1, maj = 0, min = 0, i;
+		char *parent, *base;
+		struct entry *e, *dir;
+		int n;
+
+		lineno++;
+		if (line[strspn(line, " \t")] == '#' || line[strspn(line, " \t\r\n")] == 0)
+			continue;
+		n = sscanf(line, "%511s %c %o %u %u %15s %15s %15s %15s %15s", name, &type, &mode,
+			   &uid, &gid, maj_s, min_s, start_s, inc_s, cnt_s);
+		if (n != 10 || name[0] != '/')
+			die("%s:%u: expected: /path type mode uid gid major minor start inc count",
+			    file, lineno);
+		if (type == 'c' || type == 'b') {
+			maj = strtoul(maj_s, NULL, 0);
+			min = strtoul(min_s, NULL, 0);
+		}
+		if (strcmp(cnt_s, "-")) {
+			count = strtoul(cnt_s, NULL, 0);
+			start = strtoul(start_s, NULL, 0);
+			inc = strtoul(inc_s, NULL, 0);
+		}
+		for (i = 0; i < count; i++) {
+			char *path = strcmp(cnt_s, "-") ? xasprintf("%s%u", name, start + i) :
+							   strdup(name);
+
+			if (type == 'd' || type == 'f') {
+				e = lookup(root, path, type == 'd');
+				if (!e)
+					die("%s:%u: %s is not in the tree", file, lineno, path);
+				if (type == 'd' && !S_ISDIR(e->mode))
+					die("%s:%u: %s is not a directory", file, lineno, path);
+				if (type == 'f' && !S_ISREG(e->mode))
+					die("%s:%u: %s is not a regular file", file, lineno, path);
+				e->mode = (e->mode & S_IFMT) | (mode & 07777);
+			} else if (type == 'c' || type == 'b' || type == 'p') {
+				parent = strdup(path);
+				base = strrchr(parent, '/');
+				*base++ = 0;
+				dir = *parent ? lookup(root, parent, 1) : root;
+				e = lookup(dir, base, 0);
+				if (!e) {
+					e = new_entry(dir, base);
+					sort_children(dir);
+					stats.special++;
+				}
+				e->mode = (type == 'c' ? S_IFCHR : type == 'b' ? S_IFBLK : S_IFIFO) |
+					  (mode & 07777);
+				e->size = type == 'p' ? 0 : encode_dev(e->ipath, maj, min + i * inc);
+				free(parent);
+			} else {
+				die("%s:%u: unknown type '%c'", file, lineno, type);
+			}
+			set_owner(e, uid, gid);
+			free(path);
+		}
+	}
+	fclose(f);
+}
+
+static void load_rules(const char *file)
+{
+	FILE *f = fopen(file, "r");
+	char line[1024], word[16], glob[1000];
+	unsigned int lineno = 0;
+
+	if (!f)
+		die("%s: %s", file, strerror(errno));
+	while (fgets(line, sizeof(line), f)) {
+		lineno++;
+		if (line[strspn(line, " \t")] == '#' || line[strspn(line, " \t\r\n")] == 0)
+			continue;
+		if (sscanf(line, "%15s %999s", word, glob) != 2 ||
+		    (strcmp(word, "xip") && strcmp(word, "noxip")))
+			die("%s:%u: expected 'xip GLOB' or 'noxip GLOB'", file, lineno);
+		rules = realloc(rules, (nrules + 1) * sizeof(*rules));
+		rules[nrules].xip = !strcmp(word, "xip");
+		rules[nrules++].glob = strdup(glob);
+	}
+	fclose(f);
+}
+
+/* The last matching rule wins: 1 = whole file XIP, 0 = never, -1 = no rule. */
+static int rule_for(const char *ipath)
+{
+	int r = -1;
+	size_t i;
+
+	for (i = 0; i < nrules; i++)
+		if (!fnmatch(rules[i].glob, ipath, FNM_PATHNAME))
+			r = rules[i].xip;
+	return r;
+}
+
+static uint64_t elf_word(const uint8_t *p, int size, int big)
+{
+	uint64_t v = 0;
+	int i;
+
+	for (i = 0; i < size; i++)
+		v |= (uint64_t)p[big ? size - 1 - i : i] << (8 * i);
+	return v;
+}
+
+/* Mark the blocks of every read-only PT_LOAD segment; 0 if the file is no ELF. */
+static int mark_elf_segments(struct entry *e)
+{
+	const uint8_t *d = e->data;
+	int is64, big, i;
+	uint64_t phoff, phentsize, phnum;
+
+	if (e->size < 52 || memcmp(d, "\177ELF", 4) || (d[4] != 1 && d[4] != 2) ||
+	    (d[5] != 1 && d[5] != 2))
+		return 0;
+	is64 = d[4] == 2;
+	big = d[5] == 2;
+	if (is64 && e->size < 64)
+		return 0;
+	phoff = elf_word(d + (is64 ? 32 : 28), is64 ? 8 : 4, big);
+	phentsize = elf_word(d + (is64 ? 54 : 42), 2, big);
+	phnum = elf_word(d + (is64 ? 56 : 44), 2, big);
+	if (phentsize < (is64 ? 56U : 32U) || phoff > e->size ||
+	    phnum * phentsize > e->size - phoff) {
+		warn("%s: ELF program headers out of range: stored compressed", e->ipath);
+		return 0;
+	}
+	for (i = 0; i < (int)phnum; i++) {
+		const uint8_t *ph = d + phoff + i * phentsize;
+		uint32_t type = elf_word(ph, 4, big);
+		uint32_t flags = elf_word(ph + (is64 ? 4 : 24), 4, big);
+		uint64_t off = elf_word(ph + (is64 ? 8 : 4), is64 ? 8 : 4, big);
+		uint64_t filesz = elf_word(ph + (is64 ? 32 : 16), is64 ? 8 : 4, big);
+		uint64_t b;
+
+		if (type != 1 /* PT_LOAD */ || (flags & 2 /* PF_W */) || !filesz)
+			continue;
+		if (off > e->size || filesz > e->size - off) {
+			warn("%s: ELF segment %d lies outside the file: not XIP", e->ipath, i);
+			continue;
+		}
+		for (b = off / opt.blksize; b <= (off + filesz - 1) / opt.blksize; b++)
+			e->xip[b] = 1;
+	}
+	return 1;
+}
+
+static void choose_xip(struct entry *e)
+{
+	uint32_t n = (e->size + opt.blksize - 1) / opt.blksize, i;
+	int rule;
+
+	if (!opt.xip || !S_ISREG(e->mode) || !e->size)
+		return;
+	e->xip = xzalloc(n);
+	rule = rule_for(e->ipath);
+	if (rule == 1 || (rule < 0 && (e->mode & S_ISVTX)))
+		memset(e->xip, 1, n);
+	else if (rule < 0)
+		mark_elf_segments(e);
+	for (i = 0; i < n; i++)
+		e->nxip += e->xip[i];
+	if (!e->nxip) {
+		free(e->xip);
+		e->xip = NULL;
+	}
+}
+
+static uint32_t dir_size(struct entry *dir)
+{
+	uint32_t size = 0;
+	struct entry *e;
+
+	for (e = dir->child; e; e = e->next)
+		size += CRAMFS_XIP_INODE_SIZE + align(strlen(e->name), 4);
+	return size;
+}
+
+static void write_inode(uint32_t off, const struct entry *e, uint32_t namelen)
+{
+	struct cramfs_xip_dinode d = {
+		.mode = e->mode, .uid = e->uid, .size = e->size, .gid = e->gid,
+		.namelen = namelen, .offset = e->data_off,
+	};
+
+	cramfs_xip_inode_encode(at(off, CRAMFS_XIP_INODE_SIZE), opt.big, &d);
+}
+
+static void check_offset(const struct entry *e, uint32_t off)
+{
+	if (off > CRAMFS_XIP_MAX_OFFSET)
+		die("image too large: data of %s would start at %u, beyond the format's 256 MiB limit for offsets",
+		    e->ipath, off);
+}
+
+/* Entries of @dir, then each subdirectory's in turn: a directory's entries follow the entry naming it. */
+static uint32_t write_dirs(struct entry *dir, uint32_t off)
+{
+	struct entry *e;
+
+	for (e = dir->child; e; e = e->next) {
+		size_t len = strlen(e->name);
+
+		if (S_ISDIR(e->mode))
+			e->size = dir_size(e);
+		e->entry_off = off;
+		write_inode(off, e, align(len, 4));
+		memcpy(at(off + CRAMFS_XIP_INODE_SIZE, len), e->name, len);
+		off += CRAMFS_XIP_INODE_SIZE + align(len, 4);
+		stats.nodes++;
+	}
+	for (e = dir->child; e; e = e->next) {
+		if (S_ISDIR(e->mode) && e->child) {
+			check_offset(e, off);
+			e->data_off = off;
+			write_inode(e->entry_off, e, align(strlen(e->name), 4));
+			off = write_dirs(e, off);
+		}
+	}
+	return off;
+}
+
+static int is_zero(const uint8_t *p, size_t n)
+{
+	while (n--)
+		if (*p++)
+			return 0;
+	return 1;
+}
+
+static struct entry **xip_files;
+static int ext_ptrs;		/* some block pointer carries a flag */
+static size_t n_xip_files;
+
+/*
+ * A file's block pointer table, then its non-XIP blocks. A block right after
+ * an XIP block cannot be found by the previous block's end (that lies in the
+ * XIP region), so it gets a direct pointer with its length in front.
+ */
+static uint32_t write_file(struct entry *e, uint32_t off)
+{
+	uint32_t n = (e->size + opt.blksize - 1) / opt.blksize, i;
+	uint32_t cur = off + 4 * n;
+	uint8_t *zbuf = xzalloc(2 * opt.blksize + 64);
+
+	check_offset(e, off);
+	e->data_off = off;
+	at(off, 4 * n);
+	stats.blocks += n;
+	for (i = 0; i < n; i++) {
+		uint32_t in = e->size - i * opt.blksize;
+		const uint8_t *src = e->data + i * opt.blksize;
+		uLongf zlen = 2 * opt.blksize + 64;
+		int after_xip = i > 0 && e->xip && e->xip[i - 1];
+		int plain = 0;
+
+		if (in > opt.blksize)
+			in = opt.blksize;
+		if (e->xip && e->xip[i])
+			continue;	/* placed in the XIP region later */
+		stats.in_bytes += in;
+		/* A hole is found by the previous block's end: not after an XIP block. */
+		if (opt.holes && !after_xip && is_zero(src, in)) {
+			zlen = 0;
+		} else if (compress2(zbuf, &zlen, src, in, opt.level) != Z_OK) {
+			die("%s: zlib failed", e->ipath);
+		}
+		/* In an XIP image, a block zlib cannot shrink is cheaper stored plain. */
+		if (opt.xip && zlen >= in) {
+			plain = 1;
+			zlen = in;
+		}
+		if (zlen > 2 * opt.blksize)
+			die("%s: block %u compresses to %lu bytes", e->ipath, i, zlen);
+		if (after_xip) {
+			uint32_t start = align(cur, 4);
+
+			cur = start;
+			if (!plain) {
+				uint8_t *h = at(cur, 2);
+
+				if (zlen > 0xffff)
+					die("%s: block %u too large for a direct pointer", e->ipath, i);
+				h[opt.big] = zlen & 0xff;
+				h[!opt.big] = zlen >> 8;
+				cur += 2;
+			}
+			put32(off + 4 * i, CRAMFS_XIP_BLK_FLAG_DIRECT_PTR |
+			      (plain ? CRAMFS_XIP_BLK_FLAG_UNCOMPRESSED : 0) |
+			      (start >> CRAMFS_XIP_BLK_DIRECT_PTR_SHIFT));
+			ext_ptrs = 1;
+		}
+		memcpy(at(cur, zlen), plain ? src : zbuf, zlen);
+		cur += zlen;
+		stats.zlib_bytes += zlen;
+		if (!after_xip)
+			put32(off + 4 * i, cur | (plain ? CRAMFS_XIP_BLK_FLAG_UNCOMPRESSED : 0));
+		ext_ptrs |= plain;
+	}
+	free(zbuf);
+	if (e->xip) {
+		xip_files = realloc(xip_files, (n_xip_files + 1) * sizeof(*xip_files));
+		xip_files[n_xip_files++] = e;
+	}
+	return align(cur, 4);
+}
+
+static int same_data(const struct entry *a, const struct entry *b)
+{
+	uint32_t n = (a->size + opt.blksize - 1) / opt.blksize;
+
+	if (a->size != b->size || !!a->xip != !!b->xip || memcmp(a->data, b->data, a->size))
+		return 0;
+	return !a->xip || !memcmp(a->xip, b->xip, n);
+}
+
+/* Earlier file or symlink with the same bytes: its data is shared, as util-linux does. */
+static struct entry *find_same(struct entry **seen, size_t nseen, const struct entry *e)
+{
+	size_t i;
+
+	for (i = 0; i < nseen; i++)
+		if (same_data(seen[i], e))
+			return seen[i];
+	return NULL;
+}
+
+static struct entry **seen;
+static size_t nseen;
+
+static uint32_t write_data(struct entry *dir, uint32_t off)
+{
+	struct entry *e;
+
+	for (e = dir->child; e; e = e->next) {
+		if ((S_ISREG(e->mode) || S_ISLNK(e->mode)) && e->size) {
+			choose_xip(e);
+			e->same = find_same(seen, nseen, e);
+			if (e->same) {
+				e->data_off = e->same->data_off;
+			} else {
+				off = write_file(e, off);
+				seen = realloc(seen, (nseen + 1) * sizeof(*seen));
+				seen[nseen++] = e;
+			}
+			write_inode(e->entry_off, e, align(strlen(e->name), 4));
+		} else if (S_ISDIR(e->mode)) {
+			off = write_data(e, off);
+		}
+	}
+	return off;
+}
+
+/* XIP pages: one contiguous, aligned run per file, in block order. */
+static uint32_t write_xip_region(uint32_t off)
+{
+	size_t f;
+
+	if (!n_xip_files)
+		return off;
+	stats.padding += align(off, opt.xip_align) - off;
+	off = align(off, opt.xip_align);
+	for (f = 0; f < n_xip_files; f++) {
+		struct entry *e = xip_files[f];
+		uint32_t n = (e->size + opt.blksize - 1) / opt.blksize, i;
+
+		for (i = 0; i < n; i++) {
+			uint32_t in = e->size - i * opt.blksize;
+
+			if (!e->xip[i])
+				continue;
+			if (in > opt.blksize)
+				in = opt.blksize;
+			memcpy(at(off, opt.blksize), e->data + i * opt.blksize, in);
+			put32(e->data_off + 4 * i, CRAMFS_XIP_BLK_FLAG_UNCOMPRESSED |
+			      CRAMFS_XIP_BLK_FLAG_DIRECT_PTR | (off >> CRAMFS_XIP_BLK_DIRECT_PTR_SHIFT));
+			/* A partial last page is zero filled: mapping it shows nothing else. */
+			stats.padding += opt.blksize - in;
+			stats.xip_pages++;
+			off += opt.blksize;
+		}
+	}
+	return off;
+}
+
+static void usage(int status) __attribute__((noreturn));
+static void usage(int status)
+{
+	fprintf(status ? stderr : stdout,
+		"usage: mkcramfs [options] dirname outfile\n"
+		" -b blksize      block size: the target's page size (default 4096)\n"
+		" -e edition      edition number to put in the superblock\n"
+		" -N big|little|host  byte order of the image (default host)\n"
+		" -i file         insert a file image into the filesystem\n"
+		" -n name         name of the filesystem (default \"Compressed\")\n"
+		" -p              pad by 512 bytes for a boot block\n"
+		" -s              sort directory entries (always done; kept for compatibility)\n"
+		" -z              store all-zero blocks as holes\n"
+		" -X              execute in place: store read-only ELF segments plain and\n"
+		"                 page-aligned (works with and without an MMU)\n"
+		" -A align        with -X: align XIP runs to 'align' bytes instead of a page; a\n"
+		"                 tighter layout only no-MMU kernels can map in place\n"
+		" -R rulesfile    with -X: 'xip GLOB' / 'noxip GLOB' lines choose whole files\n"
+		" -D devtable     device and ownership table (makedevs format)\n"
+		" -Z level        zlib level, 1-9 (default 9; util-linux mkfs.cramfs uses 6)\n"
+		" -v              verbose: list every entry\n"
+		" -h              this help\n"
+		"With -X, files with the sticky bit are stored XIP whole unless a rule says otherwise.\n");
+	exit(status);
+}
+
+static void list_entries(struct entry *dir)
+{
+	struct entry *e;
+
+	for (e = dir->child; e; e = e->next) {
+		printf("  %06o %5u %3u %8u %s%s%s\n", e->mode, e->uid, e->gid, e->size, e->ipath,
+		       e->nxip ? " (xip)" : "", e->same ? " (shared)" : "");
+		if (S_ISDIR(e->mode))
+			list_entries(e);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	struct entry root = { .ipath = "/" };
+	uint32_t off, root_off;
+	struct cramfs_xip_dinode rd;
+	struct stat st;
+	struct cimg check;
+	FILE *out;
+	int c;
+
+	opt.big = cramfs_xip_get32("\x12\x34\x56\x78", 1) == *(uint32_t *)"\x12\x34\x56\x78";
+	while ((c = getopt(argc, argv, "b:e:N:i:n:pszXA:R:D:Z:vhV")) != -1) {
+		switch (c) {
+		case 'b':
+			opt.blksize = strtoul(optarg, NULL, 0);
+			if (opt.blksize < 4096 || opt.blksize > 65536 ||
+			    (opt.blksize & (opt.blksize - 1)))
+				die("block size must be a power of two from 4096 to 65536");
+			break;
+		case 'e':
+			opt.edition = strtoul(optarg, NULL, 0);
+			break;
+		case 'N':
+			if (!strcmp(optarg, "big"))
+				opt.big = 1;
+			else if (!strcmp(optarg, "little"))
+				opt.big = 0;
+			else if (strcmp(optarg, "host"))
+				die("-N takes big, little or host");
+			break;
+		case 'i':
+			opt.image = optarg;
+			break;
+		case 'n':
+			opt.name = optarg;
+			break;
+		case 'p':
+			opt.pad = CRAMFS_XIP_PAD_SIZE;
+			break;
+		case 's':
+			break;
+		case 'z':
+			opt.holes = 1;
+			break;
+		case 'X':
+			opt.xip = 1;
+			break;
+		case 'A':
+			opt.xip_align = strtoul(optarg, NULL, 0);
+			if (opt.xip_align < 4 || (opt.xip_align & (opt.xip_align - 1)))
+				die("-A takes a power of two of at least 4");
+			break;
+		case 'R':
+			opt.rules = optarg;
+			break;
+		case 'D':
+			opt.devtable = optarg;
+			break;
+		case 'Z':
+			opt.level = strtol(optarg, NULL, 0);
+			if (opt.level < 1 || opt.level > 9)
+				die("-Z takes a zlib level from 1 to 9");
+			break;
+		case 'v':
+			opt.verbose = 1;
+			break;
+		case 'h':
+			usage(0);
+		case 'V':
+			printf("mkcramfs (cramfs-xip)\n");
+			return 0;
+		default:
+			usage(16);
+		}
+	}
+	if (argc - optind != 2)
+		usage(16);
+	if ((opt.rules || opt.xip_align != CRAMFS_XIP_BLOCK_SIZE) && !opt.xip)
+		die("-R and -A only mean something with -X");
+	if (opt.xip_align > opt.blksize)
+		die("-A cannot exceed the block size");
+	if (opt.rules)
+		load_rules(opt.rules);
+	if (stat(argv[optind], &st) || !S_ISDIR(st.st_mode))
+		die("%s: not a directory", argv[optind]);
+	root.mode = st.st_mode;
+	set_owner(&root, st.st_uid, st.st_gid);
+	scan_dir(&root, argv[optind]);
+	if (opt.devtable)
+		apply_devtable(&root, opt.devtable);
+
+	off = opt.pad + CRAMFS_XIP_SUPER_SIZE;
+	at(0, off);
+	if (opt.image) {
+		struct stat ist;
+		uint8_t *data;
+
+		if (stat(opt.image, &ist) || !S_ISREG(ist.st_mode))
+			die("%s: not a regular file", opt.image);
+		data = read_whole(opt.image, ist.st_size);
+		memcpy(at(off, ist.st_size), data, ist.st_size);
+		off = align(off + ist.st_size, 4);
+		free(data);
+	}
+	root_off = off;
+	root.size = dir_size(&root);
+	off = write_dirs(&root, off);
+	off = write_data(&root, off);
+	off = write_xip_region(off);
+	/* A whole number of blocks, as util-linux writes, so losetup and MTD tools take it. */
+	stats.padding += align(off, opt.blksize) - off;
+	off = align(off, opt.blksize);
+	at(0, off);
+
+	/* The superblock last: it records the final size and the CRC. */
+	put32(opt.pad + 0, CRAMFS_XIP_MAGIC);
+	put32(opt.pad + 4, off);
+	put32(opt.pad + 8, CRAMFS_XIP_FLAG_FSID_VERSION_2 | CRAMFS_XIP_FLAG_SORTED_DIRS |
+	      (opt.holes ? CRAMFS_XIP_FLAG_HOLES : 0) |
+	      (opt.image ? CRAMFS_XIP_FLAG_SHIFTED_ROOT_OFFSET : 0) |
+	      (n_xip_files || ext_ptrs ? CRAMFS_XIP_FLAG_EXT_BLOCK_POINTERS : 0));
+	memcpy(at(opt.pad + 16, 16), CRAMFS_XIP_SIGNATURE, 16);
+	put32(opt.pad + 32, 0);
+	put32(opt.pad + 36, opt.edition);
+	put32(opt.pad + 40, stats.blocks);
+	put32(opt.pad + 44, stats.nodes + 1);
+	strncpy((char *)at(opt.pad + 48, 16), opt.name ? opt.name : "Compressed", 16);
+	rd = (struct cramfs_xip_dinode){ .mode = root.mode, .uid = root.uid, .gid = root.gid,
+					 .size = root.size, .offset = root.child ? root_off : 0 };
+	cramfs_xip_inode_encode(at(opt.pad + 64, 12), opt.big, &rd);
+
+	/* Check what was built with the same code cramfsck uses, then seal it. */
+	if (cimg_open(&check, img, off, opt.blksize))
+		die("internal error: the image does not open");
+	put32(opt.pad + 32, cimg_crc(&check));
+
+	out = fopen(argv[optind + 1], "wb");
+	if (!out || fwrite(img, 1, off, out) != off || fclose(out))
+		die("%s: %s", argv[optind + 1], strerror(errno));
+
+	if (opt.verbose)
+		list_entries(&root);
+	printf("mkcramfs: %u files, %u directories, %u symlinks, %u special files\n",
+	       stats.files, stats.dirs, stats.links, stats.special);
+	printf("mkcramfs: %llu bytes of data compressed to %llu bytes\n",
+	       (unsigned long long)stats.in_bytes, (unsigned long long)stats.zlib_bytes);
+	printf("mkcramfs: %llu bytes (%llu pages) stored for XIP in %zu files\n",
+	       (unsigned long long)stats.xip_pages * opt.blksize,
+	       (unsigned long long)stats.xip_pages, n_xip_files);
+	printf("mkcramfs: %llu bytes of alignment padding\n", (unsigned long long)stats.padding);
+	printf("mkcramfs: image %u bytes%s\n", off, stats.warnings ? " (with warnings)" : "");
+	return 0;
+}
