@@ -149,8 +149,8 @@ static int visit(struct cimg *img, const struct cimg_entry *e, void *ctx)
 	return 0;
 }
 
-static void usage(int status) __attribute__((noreturn));
-static void usage(int status)
+static __noreturn void usage_exit(int status);
+static void usage_exit(int status)
 {
 	fprintf(status ? stderr : stdout,
 		"usage: cramfsck [-v] [-l] [--layout] [-x dir] [-b blksize] image\n"
@@ -192,16 +192,16 @@ int main(int argc, char **argv)
 		case 'b':
 			opt.blksize = strtoul(optarg, NULL, 0);
 			if (opt.blksize < 4096 || (opt.blksize & (opt.blksize - 1)))
-				usage(EXIT_USAGE);
+				usage_exit(EXIT_USAGE);
 			break;
 		case 'h':
-			usage(EXIT_CLEAN);
+			usage_exit(EXIT_CLEAN);
 		default:
-			usage(EXIT_USAGE);
+			usage_exit(EXIT_USAGE);
 		}
 	}
 	if (argc - optind != 1)
-		usage(EXIT_USAGE);
+		usage_exit(EXIT_USAGE);
 	fd = open(argv[optind], O_RDONLY);
 	if (fd < 0 || fstat(fd, &st)) {
 		fprintf(stderr, "cramfsck: %s: %s\n", argv[optind], strerror(errno));

@@ -11,6 +11,14 @@
 #include <stdint.h>
 #include "cramfs_xip_fs.h"
 
+/* The kernel's spellings of the attributes the tools use too. */
+#ifndef __printf
+#define __printf(a, b)	__attribute__((format(printf, a, b)))
+#endif
+#ifndef __noreturn
+#define __noreturn	__attribute__((noreturn))
+#endif
+
 struct cimg {
 	const uint8_t *data;
 	size_t len;		/* bytes available */
@@ -127,8 +135,7 @@ int cimg_read_file(struct cimg *img, const struct cramfs_xip_dinode *d, uint8_t 
  * @img: the image
  * @fmt: printf format
  */
-void cimg_problem(struct cimg *img, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+__printf(2, 3) void cimg_problem(struct cimg *img, const char *fmt, ...);
 
 /**
  * cimg_block_kind_name() - a short name for a block kind, for listings

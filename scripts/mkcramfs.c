@@ -72,7 +72,7 @@ static size_t nrules;
 static uint8_t *img;
 static size_t img_len, img_cap;
 
-static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+static __printf(1, 2) __noreturn void die(const char *fmt, ...);
 static void die(const char *fmt, ...)
 {
 	va_list ap;
@@ -85,7 +85,7 @@ static void die(const char *fmt, ...)
 	exit(8);
 }
 
-static void warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static __printf(1, 2) void warn(const char *fmt, ...);
 static void warn(const char *fmt, ...)
 {
 	va_list ap;
@@ -107,7 +107,7 @@ static void *xzalloc(size_t n)
 	return p;
 }
 
-static char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static __printf(1, 2) char *xasprintf(const char *fmt, ...);
 static char *xasprintf(const char *fmt, ...)
 {
 	va_list ap;
@@ -586,11 +586,10 @@ static uint32_t write_file(struct entry *e, uint32_t off)
 			continue;	/* placed in the XIP region later */
 		stats.in_bytes += in;
 		/* A hole is found by the previous block's end: not after an XIP block. */
-		if (opt.holes && !after_xip && is_zero(src, in)) {
+		if (opt.holes && !after_xip && is_zero(src, in))
 			zlen = 0;
-		} else if (compress2(zbuf, &zlen, src, in, opt.level) != Z_OK) {
+		else if (compress2(zbuf, &zlen, src, in, opt.level) != Z_OK)
 			die("%s: zlib failed", e->ipath);
-		}
 		/* In an XIP image, a block zlib cannot shrink is cheaper stored plain. */
 		if (opt.xip && zlen >= in) {
 			plain = 1;
@@ -709,8 +708,8 @@ static uint32_t write_xip_region(uint32_t off)
 	return off;
 }
 
-static void usage(int status) __attribute__((noreturn));
-static void usage(int status)
+static __noreturn void usage_exit(int status);
+static void usage_exit(int status)
 {
 	fprintf(status ? stderr : stdout,
 		"usage: mkcramfs [options] dirname outfile\n"
@@ -814,16 +813,16 @@ int main(int argc, char **argv)
 			opt.verbose = 1;
 			break;
 		case 'h':
-			usage(0);
+			usage_exit(0);
 		case 'V':
 			printf("mkcramfs (cramfs-xip)\n");
 			return 0;
 		default:
-			usage(16);
+			usage_exit(16);
 		}
 	}
 	if (argc - optind != 2)
-		usage(16);
+		usage_exit(16);
 	if ((opt.rules || opt.xip_align != CRAMFS_XIP_BLOCK_SIZE) && !opt.xip)
 		die("-R and -A only mean something with -X");
 	if (opt.xip_align > opt.blksize)

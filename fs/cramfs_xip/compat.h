@@ -16,7 +16,7 @@
  * v5.11 added kmap_local_page(); before it, kmap() is the sleeping-safe
  * equivalent.
  */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 11, 0)
+#if KERNEL_VERSION(5, 11, 0) <= LINUX_VERSION_CODE
 #define cramfs_xip_compat_kmap(page)		kmap_local_page(page)
 #define cramfs_xip_compat_kunmap(page, addr)	kunmap_local(addr)
 #else
@@ -31,11 +31,11 @@
  */
 static inline void cramfs_xip_compat_zero_times(struct inode *inode)
 {
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 7, 0)
+#if KERNEL_VERSION(6, 7, 0) <= LINUX_VERSION_CODE
 	inode_set_mtime(inode, 0, 0);
 	inode_set_atime(inode, 0, 0);
 	inode_set_ctime(inode, 0, 0);
-#elif LINUX_VERSION_CODE >= KERNEL_VERSION(6, 6, 0)
+#elif KERNEL_VERSION(6, 6, 0) <= LINUX_VERSION_CODE
 	inode->i_mtime = inode->i_atime = (struct timespec64){};
 	inode_set_ctime(inode, 0, 0);
 #else
@@ -48,7 +48,7 @@ static inline void cramfs_xip_compat_zero_times(struct inode *inode)
  * page-based read hook with a folio-based one. cramfs_xip_fill_page() does
  * the work on one page either way; these wrap it.
  */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 19, 0)
+#if KERNEL_VERSION(5, 19, 0) <= LINUX_VERSION_CODE
 #define CRAMFS_XIP_COMPAT_READ_FOLIO 1
 #endif
 

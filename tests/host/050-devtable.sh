@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# A makedevs-style table puts device nodes and owners in the image without root.
+. "$(dirname "$0")/lib.sh"
+d=$WORK/devtable
+rm -rf "$d"
+mkdir -p "$d/tree/etc"
+echo root > "$d/tree/etc/passwd"
+cat > "$d/table" <<'TABLE'
+# name		type mode uid gid major minor start inc count
+/dev		d    755  0   0   -     -     -     -   -
+/dev/console	c    600  0   5   5     1     -     -   -
+/dev/ttyS	c    660  0   20  4     64    0     1   3
+/dev/mtdblock0	b    640  0   6   31    0     -     -   -
+/dev/initctl	p    600  0   0   -     -     -     -   -
+/etc/passwd	f    644  0   0   -     -     -     -   -
+/home/user	d    700  1000 100 -    -     -     -   -
+TABLE
+"$MKCRAMFS" -D "$d/table" "$d/tree" "$d/img" > /dev/null
+"$CRAMFSCK" -l "$d/img" > "$d/list"
+check "table image is clean" "$CRAMFSCK" "$d/img"
+check "char device with owner" grep -q '^crw-------     0   5   5,  1 /dev/console$' "$d/list"
+check "numbered series: ttyS0..2 with minors 64..66" \
+	bash -c "grep -q ' 4, 64 /dev/ttyS0$' '$d/list' && grep -q ' 4, 66 /dev/ttyS2$' '$d/list' && ! grep -q ttyS3 '$d/list'"
+check "block device" grep -q '^brw-r-----     0   6  31,  0 /dev/mtdblock0$' "$d/list"
+check "fifo" grep -q '^prw------- .* /dev/initctl$' "$d/list"
+check "existing file gets the table's mode" grep -q '^-rw-r--r-- .* /etc/passwd$' "$d/list"
+check "new directory with owner" grep -q '^drwx------  1000 100 .* /home/user$' "$d/list"
+check "bad table line: error with line number" \
+	bash -c "echo '/x q' > '$d/bad'; ! '$MKCRAMFS' -D '$d/bad' '$d/tree' '$d/img2' 2>&1 | grep -q 'bad:1:' && false || '$MKCRAMFS' -D '$d/bad' '$d/tree' '$d/img2' 2>&1 | grep -q 'bad:1:'"
