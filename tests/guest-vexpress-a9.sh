@@ -20,7 +20,8 @@ fi
 kver=${1:-$KVER_DEFAULT}
 timeout_s=${GUEST_TIMEOUT:-300}
 top=$CRAMFS_XIP_TOP
-work=$top/build-tests/$suite-$board-$kver
+work=$top/build-tests/$board-$kver
+[ $suite = $board ] || work=$top/build-tests/$suite-$board-$kver
 . "$top/tests/boards/$board/board.env"
 
 kb=$("$top/scripts/build-kernel.sh" "$board" "$kver")
@@ -40,6 +41,21 @@ for t in tiny types big; do
 	"$top/tests/lib/manifest.sh" "$work/trees/$t" 255 > "$img/$t.manifest"
 done
 mkfs.cramfs -N big "$work/trees/tiny" "$img/bigendian.img" > /dev/null
+# The XIP image: BusyBox and xiptest (read-only segments in place), whole
+# files chosen by a rule (one with a partial last page, one of whole pages),
+# and a compressed file.
+"${CROSS_COMPILE}gcc" -static -O2 -Wall -o "$work/xiptest" "$top/tests/guest/xiptest.c"
+x=$work/trees/xip
+mkdir -p "$x/bin" "$x/data"
+cp "$CRAMFS_XIP_CACHE/guest-debs/root/bin/busybox" "$work/xiptest" "$x/bin/"
+python3 -c "import random; r = random.Random(4); open('$x/data/xip-partial.bin', 'wb').write(r.randbytes(3 * 4096 + 100)); open('$x/data/xip-exact.bin', 'wb').write(r.randbytes(2 * 4096))"
+seq 1 20000 > "$x/data/compressed.txt"
+printf 'xip /data/xip-*\n' > "$work/xip.rules"
+"$top/scripts/mkcramfs" -X -R "$work/xip.rules" "$x" "$img/xip.img" > /dev/null
+"$top/tests/lib/manifest.sh" "$x" 255 > "$img/xip.manifest"
+"$top/scripts/cramfsck" --layout "$img/xip.img" > "$img/xip.layout"
+mkdir -p "$img/xip-ref"
+cp -a "$x/." "$img/xip-ref/"
 # The demo's image: BusyBox laid out for execute in place, and a few files.
 mkdir -p "$work/trees/demo/bin" "$work/trees/demo/etc"
 cp "$CRAMFS_XIP_CACHE/guest-debs/root/bin/busybox" "$work/trees/demo/bin/"
@@ -54,12 +70,15 @@ b[len(b) - 64] ^= 0x01
 open(f"{d}/badcrc.img", "wb").write(b)
 PY
 
-# Flash bank 0: the types image in fs_partition (at 1 MiB), the first 256 KiB
-# of the big image in small_partition; bank 1 empty. Each bank is 64 MiB.
+# Flash bank 0: the XIP image in fs_partition (at 1 MiB, physical 0x40100000),
+# the first 256 KiB of the big image in small_partition, the types image in
+# spare (0x42140000); bank 1 empty. Each bank is 64 MiB.
 truncate -s 64M "$work/flash0.img" "$work/flash1.img"
-flash_img=$img/types.img
+flash_img=$img/xip.img
 [ $suite = demo ] && flash_img=$img/demo.img
 dd if="$flash_img" of="$work/flash0.img" bs=64k seek=$((FS_PARTITION_OFFSET / 65536)) \
+	conv=notrunc status=none
+dd if="$img/types.img" of="$work/flash0.img" bs=64k seek=$((0x2140000 / 65536)) \
 	conv=notrunc status=none
 dd if="$img/big.img" of="$work/flash0.img" bs=64k seek=$((0x2100000 / 65536)) count=4 \
 	conv=notrunc status=none
@@ -79,6 +98,7 @@ done
 [ ! -f "$kb/lib/zlib_inflate/zlib_inflate.ko" ] ||
 	cp "$kb/lib/zlib_inflate/zlib_inflate.ko" "$work/stage/lib/modules/deps/"
 cp "$top/tests/guest/init" "$work/stage/init"
+cp "$work/xiptest" "$work/stage/bin/"
 cp "$top/tests/guest/lib.sh" "$top/tests/lib/manifest.sh" "$work/stage/tests/"
 cp "$top"/tests/guest/$suite/[0-9]*.sh "$work/stage/tests/"
 mk_initramfs "$work/stage" "$kb" "$work/initramfs.cpio.gz"

@@ -52,4 +52,24 @@ static inline void cramfs_xip_compat_zero_times(struct inode *inode)
 #define CRAMFS_XIP_COMPAT_READ_FOLIO 1
 #endif
 
+/*
+ * v6.3 ("mm: introduce vma->vm_flags wrapper functions") made vm_flags
+ * read-only outside the accessors.
+ */
+#if KERNEL_VERSION(6, 3, 0) <= LINUX_VERSION_CODE
+#define cramfs_xip_compat_vm_flags_set(vma, flags)	vm_flags_set(vma, flags)
+#else
+#define cramfs_xip_compat_vm_flags_set(vma, flags)	((vma)->vm_flags |= (flags))
+#endif
+
+/*
+ * v6.5 ("splice: Remove generic_file_splice_read()") left
+ * filemap_splice_read(), which v6.4 had added, as the page-cache splice.
+ */
+#if KERNEL_VERSION(6, 5, 0) <= LINUX_VERSION_CODE
+#define cramfs_xip_compat_splice_read	filemap_splice_read
+#else
+#define cramfs_xip_compat_splice_read	generic_file_splice_read
+#endif
+
 #endif /* _CRAMFS_XIP_COMPAT_H */

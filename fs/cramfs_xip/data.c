@@ -15,13 +15,6 @@
 #include <linux/zlib.h>
 #include "internal.h"
 
-struct cramfs_xip_block {
-	u32 start;		/* image offset of the stored bytes */
-	u32 len;		/* stored bytes; 0 for a hole */
-	bool compressed;
-	bool direct;
-};
-
 /* The bytes of block @index that belong to the file: a full block, or the tail. */
 static u32 cramfs_xip_block_bytes(struct inode *inode, pgoff_t index)
 {
@@ -80,7 +73,7 @@ bad:
  *
  * Return: 0, or -EIO with a message when the pointers are inconsistent.
  */
-static int cramfs_xip_get_block(struct inode *inode, pgoff_t index, struct cramfs_xip_block *b)
+int cramfs_xip_get_block(struct inode *inode, pgoff_t index, struct cramfs_xip_block *b)
 {
 	struct super_block *sb = inode->i_sb;
 	u32 nblocks = DIV_ROUND_UP(i_size_read(inode), PAGE_SIZE);

@@ -93,7 +93,7 @@ struct inode *cramfs_xip_iget(struct super_block *sb, const struct cramfs_xip_di
 
 	switch (d->mode & S_IFMT) {
 	case S_IFREG:
-		inode->i_fop = &generic_ro_fops;
+		inode->i_fop = &cramfs_xip_file_fops;
 		inode->i_data.a_ops = &cramfs_xip_aops;
 		break;
 	case S_IFDIR:

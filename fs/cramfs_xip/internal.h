@@ -76,8 +76,19 @@ extern const struct inode_operations cramfs_xip_dir_iops;
 extern const struct file_operations cramfs_xip_dir_fops;
 
 /* data.c */
+struct cramfs_xip_block {
+	u32 start;		/* image offset of the stored bytes */
+	u32 len;		/* stored bytes; 0 for a hole */
+	bool compressed;
+	bool direct;
+};
+
 extern const struct address_space_operations cramfs_xip_aops;
+int cramfs_xip_get_block(struct inode *inode, pgoff_t index, struct cramfs_xip_block *b);
 int cramfs_xip_zlib_init(struct cramfs_xip_sb_info *sbi);
 void cramfs_xip_zlib_exit(struct cramfs_xip_sb_info *sbi);
+
+/* xip.c */
+extern const struct file_operations cramfs_xip_file_fops;
 
 #endif /* _CRAMFS_XIP_INTERNAL_H */

@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * cramfs_xip: execute in place: mapping file pages straight from flash.
+ *
+ * A page can be mapped in place when its block is direct and plain, lies
+ * page-aligned inside the image, and (for a file's partial last page) the
+ * rest of its flash page is zero, so that nothing beyond the file shows.
+ *
+ * With an MMU, a mapping whose pages all qualify and lie consecutively in
+ * flash is mapped whole with remap_pfn_range(); otherwise the qualifying
+ * pages are inserted one by one and the rest come from the page cache.
+ * Private writable mappings work either way: the ptes are read-only, and a
+ * write copies the page. Without an MMU there are no page tables: a mapping
+ * is either the flash address itself (get_unmapped_area) or a RAM copy.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/fs.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/pfn_t.h>
+#include <linux/string.h>
+#include "internal.h"
+
+static bool verbose_xip;
+module_param(verbose_xip, bool, 0644);
+MODULE_PARM_DESC(verbose_xip, "log how each mmap of a file was served (in place, mixed, page cache)");
+
+#define cramfs_xip_note(file, fmt, ...)						\
+	do {									\
+		if (verbose_xip)						\
+			pr_info_ratelimited("%pD: " fmt "\n", file, ##__VA_ARGS__); \
+	} while (0)
+
+/*
+ * Where page @index of @inode lies in the image, if it can be mapped in
+ * place. Everything is checked against the image here, so that nothing
+ * outside it can ever reach a page table.
+ */
+static bool cramfs_xip_page(struct inode *inode, pgoff_t index, u32 *offset)
+{
+	struct super_block *sb = inode->i_sb;
+	struct cramfs_xip_sb_info *sbi = CRAMFS_XIP_SB(sb);
+	struct cramfs_xip_block b;
+
+	if (index >= DIV_ROUND_UP(i_size_read(inode), PAGE_SIZE))
+		return false;
+	if (cramfs_xip_get_block(inode, index, &b) || !b.direct || b.compressed)
+		return false;
+	if (!PAGE_ALIGNED(sbi->phys + b.start) || !cramfs_xip_in_image(sb, b.start, PAGE_SIZE))
+		return false;
+	if (b.len < PAGE_SIZE && memchr_inv(sbi->virt + b.start + b.len, 0, PAGE_SIZE - b.len))
+		return false;
+	*offset = b.start;
+	return true;
+}
+
+/*
+ * How many pages from @pgoff on (at most @pages) can be mapped in place as
+ * one consecutive run in flash; the run's image offset goes to @offset.
+ */
+static unsigned long cramfs_xip_run(struct inode *inode, pgoff_t pgoff, unsigned long pages,
+				    u32 *offset)
+{
+	unsigned long i;
+	u32 off;
+
+	for (i = 0; i < pages; i++) {
+		if (!cramfs_xip_page(inode, pgoff + i, &off))
+			break;
+		if (i == 0)
+			*offset = off;
+		else if (off != *offset + i * PAGE_SIZE)
+			break;
+	}
+	return i;
+}
+
+#ifdef CONFIG_MMU
+
+static int cramfs_xip_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	struct inode *inode = file_inode(file);
+	struct cramfs_xip_sb_info *sbi = CRAMFS_XIP_SB(inode->i_sb);
+	unsigned long pages = vma_pages(vma), i, mapped = 0;
+	u32 offset;
+	int ret;
+
+	/* Also refuses shared writable mappings: nothing is ever written to flash. */
+	ret = generic_file_readonly_mmap(file, vma);
+	if (ret)
+		return ret;
+
+	if (cramfs_xip_run(inode, vma->vm_pgoff, pages, &offset) == pages) {
+		/*
+		 * The whole mapping from flash. For a private mapping,
+		 * remap_pfn_range() records the physical page number in
+		 * vm_pgoff, which is what /proc/PID/maps then shows.
+		 */
+		ret = remap_pfn_range(vma, vma->vm_start, (sbi->phys + offset) >> PAGE_SHIFT,
+				      pages << PAGE_SHIFT, vma->vm_page_prot);
+		if (!ret)
+			cramfs_xip_note(file, "%lu pages at %pa+%#x mapped in place", pages,
+					&sbi->phys, offset);
+		return ret;
+	}
+
+	/* A mixed mapping: flash pages now, the others from the page cache on fault. */
+	for (i = 0; i < pages; i++) {
+		phys_addr_t phys;
+		vm_fault_t vmf;
+
+		if (!cramfs_xip_page(inode, vma->vm_pgoff + i, &offset))
+			continue;
+		if (!mapped)
+			cramfs_xip_compat_vm_flags_set(vma, VM_MIXEDMAP);
+		phys = sbi->phys + offset;
+		vmf = vmf_insert_mixed(vma, vma->vm_start + (i << PAGE_SHIFT),
+				       phys_to_pfn_t(phys, PFN_DEV));
+		if (vmf & VM_FAULT_ERROR)
+			return vm_fault_to_errno(vmf, 0);
+		mapped++;
+	}
+	cramfs_xip_note(file, "%lu of %lu pages from offset %lu mapped in place, the rest from the page cache",
+			mapped, pages, vma->vm_pgoff);
+	return 0;
+}
+
+#else /* !CONFIG_MMU */
+
+/* Shared (direct) mappings are the flash itself; private ones are RAM copies. */
+static int cramfs_xip_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	return vma->vm_flags & (VM_SHARED | VM_MAYSHARE) ? 0 : -ENOSYS;
+}
+
+static unsigned long cramfs_xip_get_unmapped_area(struct file *file, unsigned long addr,
+						  unsigned long len, unsigned long pgoff,
+						  unsigned long flags)
+{
+	struct inode *inode = file_inode(file);
+	struct cramfs_xip_sb_info *sbi = CRAMFS_XIP_SB(inode->i_sb);
+	unsigned long pages = DIV_ROUND_UP(len, PAGE_SIZE);
+	unsigned long max = DIV_ROUND_UP(i_size_read(inode), PAGE_SIZE);
+	u32 offset;
+
+	if (pgoff >= max || pages > max - pgoff)
+		return -EINVAL;
+	/* -ENOSYS: not mappable in place; the kernel then makes a RAM copy. */
+	if (cramfs_xip_run(inode, pgoff, pages, &offset) != pages) {
+		cramfs_xip_note(file, "pages %lu-%lu not in place: copied to RAM", pgoff,
+				pgoff + pages - 1);
+		return -ENOSYS;
+	}
+	cramfs_xip_note(file, "%lu pages mapped in place at %#lx", pages,
+			(unsigned long)(sbi->phys + offset));
+	return sbi->phys + offset;
+}
+
+static unsigned int cramfs_xip_mmap_capabilities(struct file *file)
+{
+	return NOMMU_MAP_COPY | NOMMU_MAP_DIRECT | NOMMU_MAP_READ | NOMMU_MAP_EXEC;
+}
+
+#endif /* CONFIG_MMU */
+
+const struct file_operations cramfs_xip_file_fops = {
+	.llseek			= generic_file_llseek,
+	.read_iter		= generic_file_read_iter,
+	.splice_read		= cramfs_xip_compat_splice_read,
+	.mmap			= cramfs_xip_mmap,
+#ifndef CONFIG_MMU
+	.get_unmapped_area	= cramfs_xip_get_unmapped_area,
+	.mmap_capabilities	= cramfs_xip_mmap_capabilities,
+#endif
+};

@@ -1,0 +1,89 @@
+# SPDX-License-Identifier: GPL-2.0
+# Execute in place: BusyBox runs from NOR flash with its text mapped from flash,
+# mappings read what read() reads, private writes stay private.
+
+FLASH_BASE=$((0x40100000))	# fs_partition in physical memory
+# Physical address of block 0 of FILE, from the host's cramfsck --layout.
+xip_phys() {
+	off=$(sed -n "s|^  $1 block 0: xip at \([0-9]*\),.*|\1|p" /images/xip.layout)
+	[ -n "$off" ] && printf '%08x' $((FLASH_BASE + off))
+}
+
+xip_suite() {	# xip_suite LABEL: the checks both modules must pass
+	L=$1
+	check "$L: mount the XIP image from mtd:fs_partition" mount -t cramfs mtd:fs_partition /mnt
+	check "$L: BusyBox from flash runs echo" sh -c '[ "$(/mnt/bin/busybox echo in place)" = "in place" ]'
+	check "$L: BusyBox from flash runs md5sum" \
+		sh -c '[ "$(/mnt/bin/busybox md5sum /mnt/data/compressed.txt | cut -c1-32)" = "$(md5sum /images/xip-ref/data/compressed.txt | cut -c1-32)" ]'
+	check "$L: BusyBox from flash runs sh, ls and wc" \
+		sh -c '[ "$(/mnt/bin/busybox sh -c "/mnt/bin/busybox ls /mnt/data | /mnt/bin/busybox wc -l")" = 3 ]'
+	/mnt/bin/busybox sleep 60 &
+	pid=$!
+	sleep 1
+	want=$(xip_phys /bin/busybox)
+	text=$(grep ' r-xp ' /proc/$pid/maps | grep /mnt/bin/busybox)
+	check "$L: BusyBox text is mapped from flash (offset column $want): $text" \
+		sh -c "echo '$text' | grep -q ' r-xp $want '"
+	check "$L: unmount is refused while BusyBox runs from the image" sh -c '! umount /mnt'
+	kill $pid
+	wait $pid 2>/dev/null
+	for f in bin/busybox bin/xiptest data/xip-partial.bin data/compressed.txt; do
+		check "$L: $f: mmap() and read() match the host copy" \
+			xiptest cmp /mnt/$f /images/xip-ref/$f
+	done
+	check "$L: private writable mapping of an XIP file copies on write" \
+		xiptest cow /mnt/data/xip-partial.bin
+	check "$L: private writable mapping of BusyBox copies on write" xiptest cow /mnt/bin/busybox
+	check "$L: XIP mapping survives fork" xiptest fork /mnt/data/xip-partial.bin
+	check "$L: XIP mapping moved by mremap" xiptest mremap /mnt/data/xip-partial.bin
+	check "$L: shared writable mapping is refused" xiptest sharedwrite /mnt/data/xip-partial.bin
+	check "$L: unmount" umount /mnt
+}
+
+xip_suite "cramfs_xip"
+
+check "cramfs_xip: a file of whole XIP pages: mmap() and read() match" sh -c \
+	'mount -t cramfs mtd:fs_partition /mnt && xiptest cmp /mnt/data/xip-exact.bin /images/xip-ref/data/xip-exact.bin'
+xiptest maps /mnt/data/xip-partial.bin > /tmp/maps.out
+check "cramfs_xip: an XIP data file's mapping holds no RAM (smaps Rss 0 kB)" \
+	grep -q '^Rss: *0 kB' /tmp/maps.out
+check "cramfs_xip: its offset column is the flash address" \
+	grep -q " $(xip_phys /data/xip-partial.bin) " /tmp/maps.out
+
+# Page cache used by 16 BusyBox processes: XIP text needs none of it.
+cached_kb() { sed -n 's/^Cached: *\([0-9]*\) kB/\1/p' /proc/meminfo; }
+sync
+echo 3 > /proc/sys/vm/drop_caches
+before=$(cached_kb)
+i=0
+pids=
+while [ $i -lt 16 ]; do
+	/mnt/bin/busybox sleep 30 &
+	pids="$pids $!"
+	i=$((i + 1))
+done
+sleep 2
+after=$(cached_kb)
+kill $pids
+wait $pids 2>/dev/null
+check "cramfs_xip: 16 BusyBox processes from flash add $((after - before)) kB of page cache (< 64 kB)" \
+	test $((after - before)) -lt 64
+check "cramfs_xip: unmount once the processes are gone" umount /mnt
+
+# Lazy unmount while a program runs from the image: it keeps running.
+check "mount for the lazy unmount test" mount -t cramfs mtd:fs_partition /mnt
+/mnt/bin/busybox sleep 3 &
+pid=$!
+sleep 1
+check "lazy unmount while BusyBox runs from the image" umount -l /mnt
+check "the program keeps running from the detached image" kill -0 $pid
+wait $pid
+check "the image mounts again afterwards" mount -t cramfs mtd:fs_partition /mnt
+umount /mnt
+
+# The same checks through mainline cramfs, where it supports them.
+rmmod cramfs_xip
+insmod /lib/modules/cramfs.ko
+xip_suite "mainline cramfs"
+rmmod cramfs
+check "cramfs_xip loads again" insmod /lib/modules/cramfs_xip.ko
