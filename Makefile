@@ -55,7 +55,7 @@ demo:
 	scripts/setup-host.sh
 	tests/demo.sh
 
-bench:
+bench: tools
 	scripts/setup-host.sh
 	tests/bench.sh
 

@@ -6,17 +6,20 @@
 #   tests/guest-vexpress-a9.sh [--demo] [KERNEL_VERSION]
 # Prints "PASS: name" / "FAIL: name" per check. Everything it makes, and the
 # guest's console log, is under build-tests/vexpress-a9-<version>/.
-# With --demo it runs tests/guest/demo/ instead and shows what the guest printed.
+# With --demo it runs tests/guest/demo/ instead and shows what the guest printed;
+# with --bench, tests/guest/bench/, and prints the guest's BENCH lines.
 set -euo pipefail
 . "$(dirname "$0")/../scripts/common.sh"
 . "$CRAMFS_XIP_TOP/tests/lib/initramfs.sh"
 
 board=vexpress-a9
 suite=$board
-if [ "${1:-}" = --demo ]; then
-	suite=demo
+case ${1:-} in
+--demo | --bench)
+	suite=${1#--}
 	shift
-fi
+	;;
+esac
 kver=${1:-$KVER_DEFAULT}
 timeout_s=${GUEST_TIMEOUT:-300}
 top=$CRAMFS_XIP_TOP
@@ -75,10 +78,18 @@ PY
 # spare (0x42140000); bank 1 empty. Each bank is 64 MiB.
 truncate -s 64M "$work/flash0.img" "$work/flash1.img"
 flash_img=$img/xip.img
+spare_img=$img/types.img
 [ $suite = demo ] && flash_img=$img/demo.img
+if [ $suite = bench ]; then
+	# The same BusyBox tree twice: laid out for XIP, and all compressed.
+	"$top/scripts/mkcramfs" -X "$work/trees/demo" "$img/bench-xip.img" > /dev/null
+	"$top/scripts/mkcramfs" "$work/trees/demo" "$img/bench-zlib.img" > /dev/null
+	flash_img=$img/bench-xip.img
+	spare_img=$img/bench-zlib.img
+fi
 dd if="$flash_img" of="$work/flash0.img" bs=64k seek=$((FS_PARTITION_OFFSET / 65536)) \
 	conv=notrunc status=none
-dd if="$img/types.img" of="$work/flash0.img" bs=64k seek=$((0x2140000 / 65536)) \
+dd if="$spare_img" of="$work/flash0.img" bs=64k seek=$((0x2140000 / 65536)) \
 	conv=notrunc status=none
 dd if="$img/big.img" of="$work/flash0.img" bs=64k seek=$((0x2100000 / 65536)) count=4 \
 	conv=notrunc status=none
@@ -129,6 +140,11 @@ done
 kill $qpid 2>/dev/null || true
 wait $qpid 2>/dev/null || true
 
+if [ $suite = bench ]; then
+	tr -d '\r' < "$console" | grep '^BENCH '
+	grep -q '^GUEST-DONE' "$console" || { log "benchmark did not finish: see $console"; exit 1; }
+	exit 0
+fi
 if [ $suite = demo ]; then
 	tr -d '\r' < "$console" | sed -n '/^GUEST-START/,/^GUEST-DONE/p' | grep -v '^GUEST-'
 	grep -q '^GUEST-DONE' "$console" || { log "demo did not finish: see $console"; exit 1; }

@@ -1,0 +1,48 @@
+# SPDX-License-Identifier: GPL-2.0
+# RAM used by N sleeping BusyBox processes, run from an XIP image and from a
+# compressed image of the same tree, through cramfs_xip and mainline cramfs.
+# Prints: BENCH ram MODULE IMAGE N MEMFREE_DROP_KB CACHED_GROWTH_KB RSS_KB PSS_KB ANON_KB
+echo 1 > /proc/sys/kernel/printk
+meminfo() { sed -n "s/^$1: *\([0-9]*\) kB/\1/p" /proc/meminfo; }
+sum_rollup() {	# sum_rollup FIELD PIDS...
+	f=$1
+	shift
+	t=0
+	for p in "$@"; do
+		v=$(sed -n "s/^$f: *\([0-9]*\) kB/\1/p" /proc/$p/smaps_rollup)
+		t=$((t + ${v:-0}))
+	done
+	echo $t
+}
+ram_run() {	# ram_run MODULE IMAGE MTD
+	for n in 1 4 16; do
+		mount -t cramfs "$3" /mnt || return
+		sync
+		echo 3 > /proc/sys/vm/drop_caches
+		sleep 1
+		free0=$(meminfo MemFree)
+		cached0=$(meminfo Cached)
+		pids=
+		i=0
+		while [ $i -lt $n ]; do
+			/mnt/bin/busybox sleep 600 &
+			pids="$pids $!"
+			i=$((i + 1))
+		done
+		sleep 3
+		free1=$(meminfo MemFree)
+		cached1=$(meminfo Cached)
+		echo "BENCH ram $1 $2 $n $((free0 - free1)) $((cached1 - cached0)) $(sum_rollup Rss $pids) $(sum_rollup Pss $pids) $(sum_rollup Anonymous $pids)"
+		kill $pids
+		wait $pids 2>/dev/null
+		umount /mnt
+	done
+}
+insmod /lib/modules/cramfs_xip.ko
+ram_run cramfs_xip xip mtd:fs_partition
+ram_run cramfs_xip zlib mtd:spare
+rmmod cramfs_xip
+insmod /lib/modules/cramfs.ko
+ram_run mainline xip mtd:fs_partition
+ram_run mainline zlib mtd:spare
+rmmod cramfs
