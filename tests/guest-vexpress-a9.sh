@@ -59,6 +59,16 @@ printf 'xip /data/xip-*\n' > "$work/xip.rules"
 "$top/scripts/cramfsck" --layout "$img/xip.img" > "$img/xip.layout"
 mkdir -p "$img/xip-ref"
 cp -a "$x/." "$img/xip-ref/"
+# Bad images: a small XIP seed, one crafted image per known mainline hole, and
+# a deterministic corpus of mutations of the small images.
+sx=$work/trees/smallxip
+mkdir -p "$sx/bin" "$sx/data"
+python3 "$top/tests/lib/badimages.py" tinyelf "$sx/bin/tiny"
+cp "$x/data/xip-partial.bin" "$x/data/compressed.txt" "$sx/data/"
+"$top/scripts/mkcramfs" -X -R "$work/xip.rules" "$sx" "$img/smallxip.img" > /dev/null
+python3 "$top/tests/lib/badimages.py" crafted "$img/crafted" "$img/smallxip.img" 0x48000000
+python3 "$top/tests/lib/badimages.py" corpus "$work/stage/badimages" "${BADIMAGES:-300}" \
+	"$img/tiny.img" "$img/types.img" "$img/smallxip.img"
 # The demo's image: BusyBox laid out for execute in place, and a few files.
 mkdir -p "$work/trees/demo/bin" "$work/trees/demo/etc"
 cp "$CRAMFS_XIP_CACHE/guest-debs/root/bin/busybox" "$work/trees/demo/bin/"
@@ -121,7 +131,7 @@ console=$work/console.log
 QEMU_AUDIO_DRV=none qemu-system-arm -M vexpress-a9 -m 128M -display none -monitor none -serial "file:$console" \
 	-no-reboot -kernel "$kb/$KERNEL_IMAGE" -dtb "$work/board.dtb" \
 	-initrd "$work/initramfs.cpio.gz" \
-	-append "console=ttyAMA0 rdinit=/init oops=panic panic=-1" \
+	-append "console=ttyAMA0 rdinit=/init oops=panic panic=-1 log_buf_len=1M" \
 	-drive if=pflash,file="$work/flash0.img",format=raw \
 	-drive if=pflash,file="$work/flash1.img",format=raw < /dev/null 2> "$work/qemu.err" &
 qpid=$!

@@ -24,6 +24,7 @@ mark() {
 	echo "cramfs-xip-test: mark $_mark" > /dev/kmsg
 }
 klog_since_mark() { dmesg | sed -n "/cramfs-xip-test: mark $_mark\$/,\$p"; }
+klog_has() { klog_since_mark | grep -q -- "$1"; }
 
 # refuse NAME PATTERN CMD...: CMD must fail, and the kernel must say PATTERN.
 refuse() {

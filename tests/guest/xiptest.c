@@ -12,12 +12,16 @@
  *   xiptest maps FILE             print the /proc/self/maps line and the Rss of
  *                                 a read-only private mapping of FILE
  *   xiptest sharedwrite FILE      a shared writable mapping must be refused
+ *   xiptest touch FILE...         map each file and touch every page, counting
+ *                                 the pages that raise SIGBUS (for bad images)
  *
  * Exit status 0 when the check holds; the reason is printed otherwise.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -212,6 +216,40 @@ static int sharedwrite(const char *file)
 	return 0;
 }
 
+static sigjmp_buf touch_jmp;
+
+static void on_sigbus(int sig)
+{
+	siglongjmp(touch_jmp, sig);
+}
+
+static int touch(int n, char **files)
+{
+	unsigned long pages = 0, faults = 0;
+	volatile unsigned char sum = 0;
+	int i;
+
+	signal(SIGBUS, on_sigbus);
+	signal(SIGSEGV, on_sigbus);
+	for (i = 0; i < n; i++) {
+		size_t len, off;
+		unsigned char *m = map(files[i], &len, PROT_READ, MAP_PRIVATE);
+
+		if (!m)
+			continue;
+		for (off = 0; off < len; off += 4096) {
+			pages++;
+			if (sigsetjmp(touch_jmp, 1) == 0)
+				sum += m[off];
+			else
+				faults++;
+		}
+		munmap(m, len);
+	}
+	printf("%lu pages touched, %lu faults\n", pages, faults);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 4 && !strcmp(argv[1], "cmp"))
@@ -226,6 +264,8 @@ int main(int argc, char **argv)
 		return maps(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "sharedwrite"))
 		return sharedwrite(argv[2]);
-	fprintf(stderr, "usage: xiptest cmp|cow|fork|mremap|maps|sharedwrite FILE [REF]\n");
+	if (argc >= 3 && !strcmp(argv[1], "touch"))
+		return touch(argc - 2, argv + 2);
+	fprintf(stderr, "usage: xiptest cmp|cow|fork|mremap|maps|sharedwrite|touch FILE [REF]\n");
 	return 2;
 }

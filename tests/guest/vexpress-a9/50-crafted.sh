@@ -1,0 +1,55 @@
+# SPDX-License-Identifier: GPL-2.0
+# One crafted image per hole mainline cramfs 6.1 has: ours must refuse or fail
+# the read with a message, never hand out memory outside the image.
+PSRAM=$(mtdnum 48000000.psram)
+load() { cat /images/crafted/$1.img > /dev/mtd$PSRAM; }
+
+load direct-to-ram
+check "direct pointer at RAM: image mounts (the pointer is only met on read)" \
+	mount -t cramfs mtd$PSRAM /mnt
+mark
+check "direct pointer at RAM: read() fails instead of returning RAM" \
+	sh -c '! cat /mnt/data/xip-partial.bin > /dev/null 2>&1'
+check "direct pointer at RAM: the kernel names the bad pointer" \
+	klog_has "bad block pointer"
+xiptest touch /mnt/data/xip-partial.bin > /tmp/touch.out
+check "direct pointer at RAM: mmap() touches fault (SIGBUS) instead of mapping RAM: $(cat /tmp/touch.out)" \
+	grep -qv ' 0 faults' /tmp/touch.out
+check "direct pointer at RAM: the file's other pages still read" \
+	sh -c 'dd if=/mnt/data/xip-partial.bin bs=4096 skip=1 count=2 2>/dev/null | cmp -s - /tmp/ref-tail || { dd if=/images/xip-ref/data/xip-partial.bin bs=4096 skip=1 count=2 2>/dev/null > /tmp/ref-tail; dd if=/mnt/data/xip-partial.bin bs=4096 skip=1 count=2 2>/dev/null | cmp -s - /tmp/ref-tail; }'
+umount /mnt
+
+load direct-past-end
+mount -t cramfs mtd$PSRAM /mnt
+check "direct pointer past the image end: read() fails" \
+	sh -c '! cat /mnt/data/xip-partial.bin > /dev/null 2>&1'
+umount /mnt
+
+load size-zero
+refuse "superblock size 0 is refused at mount" "smaller than its superblock" \
+	mount -t cramfs mtd$PSRAM /mnt
+
+load bad-zlib
+mount -t cramfs mtd$PSRAM /mnt
+mark
+i=0
+while [ $i -lt 50 ]; do
+	cat /mnt/data/compressed.txt > /dev/null 2>&1
+	echo 3 > /proc/sys/vm/drop_caches
+	i=$((i + 1))
+done
+n=$(klog_since_mark | grep -c 'zlib error')
+check "broken zlib block read 50 times: $n log lines (rate limited to <= 12)" \
+	test "$n" -ge 1 -a "$n" -le 12
+check "broken zlib block: read() fails with an error" \
+	sh -c '! cat /mnt/data/compressed.txt > /dev/null 2>&1'
+umount /mnt
+
+load dir-loop
+mount -t cramfs mtd$PSRAM /mnt
+mark
+check "directory pointing back at the root: lookup fails, no loop" \
+	sh -c '! ls /mnt/data/data/data > /dev/null 2>&1'
+check "directory loop: the kernel says why" \
+	klog_has "outside the image or before it"
+umount /mnt
