@@ -21,7 +21,7 @@ endif
 
 TOOLS := scripts/mkcramfs scripts/cramfsck
 
-.PHONY: all modules tools install modules_install tools_install check demo bench clean
+.PHONY: all modules tools install modules_install tools_install check demo bench fuzz clean
 
 all: modules
 
@@ -63,3 +63,9 @@ clean:
 	-$(MAKE) $(KBUILD_ARGS) clean 2>/dev/null
 	rm -f $(TOOLS)
 	rm -rf build-tests
+
+# Fuzz the host image walker: make fuzz FUZZ_SECONDS=3600
+FUZZ_SECONDS ?= 60
+fuzz:
+	scripts/setup-host.sh
+	tests/fuzz/run.sh $(FUZZ_SECONDS)
