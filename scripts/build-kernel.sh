@@ -15,7 +15,10 @@ shift $(( $# >= 2 ? 2 : 1 ))
 boarddir=$CRAMFS_XIP_TOP/tests/boards/$board
 [ -f "$boarddir/board.env" ] || die "unknown board '$board'"
 . "$boarddir/board.env"
-fragments=("$boarddir/kernel.config" "$@")
+fragments=("$boarddir/kernel.config")
+for f in "$@"; do
+	fragments+=("$(readlink -f "$f")")
+done
 
 tarball=/usr/src/linux-source-$kver.tar.xz
 [ -f "$tarball" ] || die "$tarball missing: run scripts/setup-host.sh"

@@ -3,31 +3,42 @@
 #
 # Boot the vexpress-a9 board (Cortex-A9, MMU) in QEMU and run the guest tests
 # in tests/guest/vexpress-a9/ against cramfs_xip.ko and mainline cramfs.ko.
-#   tests/guest-vexpress-a9.sh [--demo] [KERNEL_VERSION]
+#   tests/guest-vexpress-a9.sh [--demo|--bench] [--debug] [KERNEL_VERSION]
 # Prints "PASS: name" / "FAIL: name" per check. Everything it makes, and the
 # guest's console log, is under build-tests/vexpress-a9-<version>/.
 # With --demo it runs tests/guest/demo/ instead and shows what the guest printed;
 # with --bench, tests/guest/bench/, and prints the guest's BENCH lines.
+# --debug uses the debug kernel (KASAN, kmemleak, lockdep: debug.config).
 set -euo pipefail
 . "$(dirname "$0")/../scripts/common.sh"
 . "$CRAMFS_XIP_TOP/tests/lib/initramfs.sh"
 
 board=vexpress-a9
 suite=$board
-case ${1:-} in
---demo | --bench)
-	suite=${1#--}
+fragments=()
+variant=$board
+mem=128M
+while [ $# -gt 0 ]; do
+	case $1 in
+	--demo | --bench) suite=${1#--} ;;
+	--debug)
+		fragments+=("$CRAMFS_XIP_TOP/tests/boards/$board/debug.config")
+		variant=$board-debug
+		mem=256M
+		timeout_s=${GUEST_TIMEOUT:-1200}
+		;;
+	*) break ;;
+	esac
 	shift
-	;;
-esac
+done
 kver=${1:-$KVER_DEFAULT}
-timeout_s=${GUEST_TIMEOUT:-300}
+timeout_s=${timeout_s:-${GUEST_TIMEOUT:-300}}
 top=$CRAMFS_XIP_TOP
-work=$top/build-tests/$board-$kver
-[ $suite = $board ] || work=$top/build-tests/$suite-$board-$kver
+work=$top/build-tests/$variant-$kver
+[ $suite = $board ] || work=$top/build-tests/$suite-$variant-$kver
 . "$top/tests/boards/$board/board.env"
 
-kb=$("$top/scripts/build-kernel.sh" "$board" "$kver")
+kb=$("$top/scripts/build-kernel.sh" "$board" "$kver" "${fragments[@]}")
 log "kernel: $kb"
 make -s -C "$top" KDIR="$kb" ARCH=arm CROSS_COMPILE="$CROSS_COMPILE" modules >&2
 make -s -C "$top" tools >&2
@@ -128,7 +139,7 @@ mk_initramfs "$work/stage" "$kb" "$work/initramfs.cpio.gz"
 # at the timeout, and one that is done but stuck on its way down is stopped
 # as soon as it prints GUEST-DONE.
 console=$work/console.log
-QEMU_AUDIO_DRV=none qemu-system-arm -M vexpress-a9 -m 128M -display none -monitor none -serial "file:$console" \
+QEMU_AUDIO_DRV=none qemu-system-arm -M vexpress-a9 -m $mem -display none -monitor none -serial "file:$console" \
 	-no-reboot -kernel "$kb/$KERNEL_IMAGE" -dtb "$work/board.dtb" \
 	-initrd "$work/initramfs.cpio.gz" \
 	-append "console=ttyAMA0 rdinit=/init oops=panic panic=-1 log_buf_len=1M" \
@@ -160,4 +171,4 @@ if [ $suite = demo ]; then
 	grep -q '^GUEST-DONE' "$console" || { log "demo did not finish: see $console"; exit 1; }
 	exit 0
 fi
-"$top/tests/lib/judge-console.sh" "$console" "$board-$kver"
+"$top/tests/lib/judge-console.sh" "$console" "$variant-$kver"

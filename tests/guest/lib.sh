@@ -4,6 +4,7 @@
 
 pass() { echo "RESULT PASS $*"; }
 fail() { echo "RESULT FAIL $*"; }
+skip() { echo "RESULT SKIP $*"; }
 
 # check NAME CMD...: CMD must succeed.
 check() {

@@ -1,0 +1,42 @@
+# SPDX-License-Identifier: GPL-2.0
+# Stress: readers, mappers, forkers and BusyBox runs over the same files at once,
+# with the page cache dropped under them; contents verified throughout.
+STRESS_SECONDS=${STRESS_SECONDS:-20}
+mount -t cramfs mtd:fs_partition /mnt
+rm -f /tmp/stress.fail /tmp/stress.count
+end=$(($(cut -d. -f1 /proc/uptime) + STRESS_SECONDS))
+alive() { [ "$(cut -d. -f1 /proc/uptime)" -lt "$end" ]; }
+worker() {	# worker NAME CMD...: run CMD until time is up; note each failure
+	n=0
+	while alive; do
+		"$@" > /dev/null 2>&1 || echo "$1 $2 $3" >> /tmp/stress.fail
+		n=$((n + 1))
+	done
+	echo "$n" >> /tmp/stress.count
+}
+pids=
+for f in data/xip-partial.bin bin/busybox data/compressed.txt bin/xiptest; do
+	worker cmp -s /mnt/$f /images/xip-ref/$f &
+	pids="$pids $!"
+	worker xiptest cmp /mnt/$f /images/xip-ref/$f &
+	pids="$pids $!"
+done
+worker xiptest fork /mnt/bin/busybox &
+pids="$pids $!"
+worker xiptest cow /mnt/data/xip-partial.bin &
+pids="$pids $!"
+worker /mnt/bin/busybox true &
+pids="$pids $!"
+busy_refused=1
+while alive; do
+	echo 3 > /proc/sys/vm/drop_caches
+	umount /mnt 2> /dev/null && busy_refused=0
+	sleep 1
+done
+wait $pids
+runs=$(awk '{ s += $1 } END { print s }' /tmp/stress.count)
+check "stress: $runs operations by $(wc -l < /tmp/stress.count) workers in ${STRESS_SECONDS}s, none failed" \
+	test ! -s /tmp/stress.fail
+[ -s /tmp/stress.fail ] && sort /tmp/stress.fail | uniq -c | head -n 5 | sed 's/^/    | /'
+check "stress: unmount refused while busy" test $busy_refused = 1
+check "stress: unmount once idle" umount /mnt
