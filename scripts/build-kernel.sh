@@ -23,28 +23,37 @@ done
 tarball=/usr/src/linux-source-$kver.tar.xz
 [ -f "$tarball" ] || die "$tarball missing: run scripts/setup-host.sh"
 
+# A kernel with cramfs_xip built in gets its own source tree (with the
+# fs/cramfs_xip link added) and is brought up to date with an incremental make
+# every time, since our sources are part of it.
+builtin=0
+grep -qsx 'CONFIG_CRAMFS_XIP=y' "${fragments[@]}" && builtin=1
+
 # The key covers everything that decides the kernel's bytes.
-key=$( { echo "$kver $DEFCONFIG $KERNEL_TARGETS $CROSS_COMPILE"; stat -c %s "$tarball";
+key=$( { echo "$kver $DEFCONFIG $KERNEL_TARGETS $CROSS_COMPILE $builtin"; stat -c %s "$tarball";
 	 cat "${fragments[@]}"; } | sha256sum | cut -c1-12)
 src=$CRAMFS_XIP_CACHE/src/linux-source-$kver
+[ $builtin = 0 ] || src=$src-builtin
 out=$CRAMFS_XIP_CACHE/build/$board-$kver-$key
 
 if [ ! -f "$src/.extracted" ]; then
 	log "extracting $tarball"
 	rm -rf "$src"
-	mkdir -p "$(dirname "$src")"
-	tar -xJf "$tarball" -C "$(dirname "$src")"
+	mkdir -p "$src"
+	tar -xJf "$tarball" -C "$src" --strip-components=1
 	touch "$src/.extracted"
 fi
+[ $builtin = 0 ] || "$CRAMFS_XIP_TOP/scripts/add-to-kernel.sh" "$src" "$out" >&2
 
+kmake() { make -s -C "$src" O="$out" ARCH=arm CROSS_COMPILE="$CROSS_COMPILE" "$@"; }
 if [ -f "$out/.cramfs-xip-built" ]; then
+	[ $builtin = 0 ] || kmake -j"$JOBS" $KERNEL_TARGETS >&2
 	echo "$out"
 	exit 0
 fi
 
 log "building $board kernel $kver in $out (key $key)"
 mkdir -p "$out"
-kmake() { make -s -C "$src" O="$out" ARCH=arm CROSS_COMPILE="$CROSS_COMPILE" "$@"; }
 kmake "$DEFCONFIG" >&2
 (cd "$src" && ARCH=arm scripts/kconfig/merge_config.sh -m -O "$out" "$out/.config" \
 	"${fragments[@]}" >/dev/null)

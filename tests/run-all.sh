@@ -26,11 +26,12 @@ run_suite() {
 	log "suite $name took $((SECONDS - start))s"
 }
 
-suites=${SUITES:-"host vexpress-a9 vexpress-a9-debug"}
+suites=${SUITES:-"host vexpress-a9 mps2-an385 vexpress-a9-debug"}
 for s in $suites; do
 	case $s in
 	host) run_suite host "$top/tests/host/run.sh" ;;
 	vexpress-a9) run_suite vexpress-a9 "$top/tests/guest-vexpress-a9.sh" ;;
+	mps2-an385) run_suite mps2-an385 "$top/tests/guest-mps2-an385.sh" ;;
 	vexpress-a9-debug) run_suite vexpress-a9-debug "$top/tests/guest-vexpress-a9.sh" --debug ;;
 	*) echo "FAIL: unknown suite $s" | tee -a "$report" ;;
 	esac

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build cramfs_xip.ko against a kernel build, from a copy of the sources, so
+# that builds for several kernels never share objects:
+#   scripts/build-module.sh KBUILD OUTDIR   -> OUTDIR/fs/cramfs_xip/cramfs_xip.ko
+# Unchanged files are not copied again, so kbuild rebuilds only what changed.
+set -euo pipefail
+. "$(dirname "$0")/common.sh"
+kb=${1:?usage: build-module.sh KBUILD OUTDIR}
+out=${2:?}
+mkdir -p "$out/fs/cramfs_xip"
+sync_file() { cmp -s "$1" "$2" || cp "$1" "$2"; }
+sync_file "$CRAMFS_XIP_TOP/Kbuild" "$out/Kbuild"
+sync_file "$CRAMFS_XIP_TOP/Makefile" "$out/Makefile"
+for f in "$CRAMFS_XIP_TOP"/fs/cramfs_xip/*; do
+	case $f in
+	*.mod.c | *.o | *.ko | *.mod | *.order | *.symvers) continue ;;
+	esac
+	[ -f "$f" ] && sync_file "$f" "$out/fs/cramfs_xip/${f##*/}"
+done
+make -s -C "$out" KDIR="$kb" ARCH=arm CROSS_COMPILE="$CROSS_COMPILE" modules

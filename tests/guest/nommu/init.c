@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /init of the no-MMU guest (mps2-an385): freestanding, raw system calls.
+ * Loads cramfs_xip, mounts mtd:fs_partition, checks files against reference
+ * copies, maps XIP and compressed files, runs the FDPIC program from flash,
+ * several at once, measures RAM, then does it again through mainline
+ * cramfs.ko. Prints RESULT lines the host counts, and GUEST-DONE.
+ */
+#include "sys.h"
+
+#define FLASH_START	0x00010000UL
+#define FLASH_END	0x00400000UL
+#define RAM_START	0x21000000UL
+#define RAM_END		0x22000000UL
+#define BUF		16384
+
+__attribute__((used)) void init_main(long *sp);
+
+__attribute__((naked, noreturn)) void _start(void)
+{
+	__asm__ volatile("mov r0, sp\n\tbl init_main\n");
+}
+
+static int load_module(const char *path)
+{
+	long fd = sys2(__NR_open, path, O_RDONLY), r;
+
+	if (fd < 0)
+		return (int)fd;
+	r = sys3(__NR_finit_module, fd, "", 0);
+	sys1(__NR_close, fd);
+	return (int)r;
+}
+
+static void result2(int ok, const char *label, const char *what)
+{
+	put(ok ? "RESULT PASS " : "RESULT FAIL ");
+	put(label);
+	put(": ");
+	put(what);
+	put("\n");
+}
+
+/* Read @path into @a and @ref into @b and compare them. */
+static int same_file(const char *path, const char *ref, char *a, char *b)
+{
+	long n = read_file(path, a, BUF), m = read_file(ref, b, BUF), i;
+
+	if (n < 0 || n != m)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (a[i] != b[i])
+			return 0;
+	return 1;
+}
+
+/* mmap @path: where it lands, and whether its bytes are @ref's. */
+static unsigned long map_check(const char *path, const char *ref, int flags, char *b, int *same)
+{
+	long fd = sys2(__NR_open, path, O_RDONLY), n = read_file(ref, b, BUF), i;
+	unsigned long addr;
+	const char *p;
+
+	*same = 0;
+	if (fd < 0 || n <= 0)
+		return 0;
+	addr = sys6(__NR_mmap2, 0, n, PROT_READ, flags, fd, 0);
+	sys1(__NR_close, fd);
+	if (addr > 0xfffff000UL)
+		return 0;
+	p = (const char *)addr;
+	for (i = 0; i < n && p[i] == b[i]; i++)
+		;
+	*same = i == n;
+	sys2(__NR_munmap, addr, n);
+	return addr;
+}
+
+static long meminfo(const char *key, char *buf)
+{
+	long n = read_file("/proc/meminfo", buf, 4095), v = 0;
+	const char *p;
+
+	if (n <= 0)
+		return -1;
+	buf[n] = 0;
+	p = str_find(buf, n, key);
+	if (!p)
+		return -1;
+	while (*p && (*p < '0' || *p > '9'))
+		p++;
+	while (*p >= '0' && *p <= '9')
+		v = v * 10 + *p++ - '0';
+	return v;
+}
+
+/* Start @k copies of @prog expecting @where; MemFree drop while they run, in kB. */
+static long run_many(const char *prog, const char *where, int k, int *all_ok, char *buf)
+{
+	long pids[8], before = meminfo("MemFree:", buf), after;
+	int i, status;
+
+	*all_ok = 1;
+	for (i = 0; i < k; i++) {
+		char *argv[4];
+		char *envp[1];
+		char secs[2] = "3";
+
+		argv[0] = (char *)prog;
+		argv[1] = (char *)where;
+		argv[2] = secs;
+		argv[3] = 0;
+		envp[0] = 0;
+		pids[i] = sys0(__NR_vfork);
+		if (pids[i] == 0) {
+			sys3(__NR_execve, prog, argv, envp);
+			sys1(__NR_exit, 127);
+		}
+	}
+	sleep_s(1);
+	after = meminfo("MemFree:", buf);
+	for (i = 0; i < k; i++) {
+		status = -1;
+		if (pids[i] < 0 || sys6(__NR_wait4, pids[i], (long)&status, 0, 0, 0, 0) < 0 ||
+		    status != 0)
+			*all_ok = 0;
+	}
+	return before - after;
+}
+
+static void suite(const char *label, char *a, char *b)
+{
+	unsigned long addr;
+	int same, ok;
+	long ram_xip, ram_zlib;
+
+	ok = sys6(__NR_mount, (long)"mtd:fs_partition", (long)"/mnt", (long)"cramfs", MS_RDONLY,
+		  (long)"", 0) == 0;
+	result2(ok, label, "mount -t cramfs mtd:fs_partition /mnt");
+	if (!ok)
+		return;
+	result2(same_file("/mnt/data/xip-partial.bin", "/ref/xip-partial.bin", a, b), label,
+		"XIP file reads as the host copy");
+	result2(same_file("/mnt/data/compressed.txt", "/ref/compressed.txt", a, b), label,
+		"compressed file reads as the host copy");
+	result2(same_file("/mnt/bin/xipprog", "/ref/xipprog", a, b), label,
+		"the FDPIC program reads as the host copy");
+
+	addr = map_check("/mnt/data/xip-partial.bin", "/ref/xip-partial.bin", MAP_PRIVATE, b,
+			 &same);
+	put("  XIP file mapped at ");
+	put_hex(addr);
+	put("\n");
+	result2(addr >= FLASH_START && addr < FLASH_END, label,
+		"read-only mapping of an XIP file is the flash itself");
+	result2(same, label, "its mapped bytes match the host copy");
+	addr = map_check("/mnt/data/xip-partial.bin", "/ref/xip-partial.bin", MAP_SHARED, b,
+			 &same);
+	result2(addr >= FLASH_START && addr < FLASH_END && same, label,
+		"shared read-only mapping: flash, same bytes");
+	addr = map_check("/mnt/data/compressed.txt", "/ref/compressed.txt", MAP_PRIVATE, b,
+			 &same);
+	put("  compressed file mapped at ");
+	put_hex(addr);
+	put("\n");
+	result2(addr >= RAM_START && addr < RAM_END, label,
+		"mapping of a compressed file is a RAM copy");
+	result2(same, label, "its mapped bytes match the host copy");
+	{
+		long fd = sys2(__NR_open, "/mnt/data/xip-partial.bin", O_RDONLY);
+		unsigned long w = sys6(__NR_mmap2, 0, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+				       0);
+
+		sys1(__NR_close, fd);
+		result2(w > 0xfffff000UL, label, "shared writable mapping is refused");
+	}
+
+	ram_xip = run_many("/mnt/bin/xipprog", "flash", 4, &ok, b);
+	result2(ok, label, "4 instances of the FDPIC program run in place from flash");
+	ram_zlib = run_many("/mnt/bin/xipprog-z", "ram", 4, &ok, b);
+	result2(ok, label, "4 instances of the compressed copy run from RAM");
+	put("BENCH nommu-ram ");
+	put(label);
+	put(" xip ");
+	put_dec(ram_xip);
+	put(" zlib ");
+	put_dec(ram_zlib);
+	put("\n");
+	result2(ram_xip < ram_zlib, label, "running in place costs less RAM than from a copy");
+	result2(sys2(__NR_umount2, "/mnt", 0) == 0, label, "unmount");
+}
+
+void init_main(long *sp)
+{
+	char a[BUF], b[BUF];
+
+	(void)sp;
+	sys2(__NR_mkdir, "/proc", 0755);
+	sys6(__NR_mount, (long)"proc", (long)"/proc", (long)"proc", 0, 0, 0);
+	put("GUEST-START nommu\n");
+	result(load_module("/lib/modules/cramfs_xip.ko") == 0, "cramfs_xip: module loads");
+	suite("cramfs_xip", a, b);
+	result(sys2(__NR_delete_module, "cramfs_xip", 0) == 0, "cramfs_xip: module unloads");
+	if (load_module("/lib/modules/cramfs.ko") == 0) {
+		suite("mainline cramfs", a, b);
+		sys2(__NR_delete_module, "cramfs", 0);
+	} else {
+		put("RESULT SKIP mainline cramfs.ko did not load\n");
+	}
+	put("GUEST-DONE\n");
+	sys6(__NR_reboot, 0xfee1dead, 672274793, 0x01234567, 0, 0, 0);
+	for (;;)
+		sleep_s(1);
+}

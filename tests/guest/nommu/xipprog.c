@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * xipprog: the program the no-MMU guest runs in place. Built freestanding as
+ * a static PIE with no relocations and no writable data, then marked FDPIC
+ * (EI_OSABI 65) so that binfmt_elf_fdpic maps its text segment by itself:
+ * from flash when the image stores it for XIP.
+ *
+ *   xipprog flash|ram SECONDS   check where this program's code runs from
+ *                               (its /proc/self/maps line and its own PC),
+ *                               report, then sleep SECONDS; exit 0 if as expected
+ */
+#include "sys.h"
+
+#define FLASH_START	0x00010000UL
+#define FLASH_END	0x00400000UL
+
+__attribute__((used)) void xipprog_main(long *sp);
+
+__attribute__((naked, noreturn)) void _start(void)
+{
+	__asm__ volatile("mov r0, sp\n\tbl xipprog_main\n");
+}
+
+void xipprog_main(long *sp)
+{
+	char **argv = (char **)(sp + 1);
+	int want_flash = sp[0] > 1 && str_eq(argv[1], "flash");
+	long secs = sp[0] > 2 ? argv[2][0] - '0' : 0;
+	unsigned long pc = (unsigned long)&xipprog_main, start = 0;
+	char maps[2048], perms[5] = "----";
+	const char *line;
+	long n = read_file("/proc/self/maps", maps, sizeof(maps) - 1);
+	int in_flash, ok;
+
+	/* The executable mapping of this file is the text segment. */
+	line = n > 0 ? str_find(maps, n, "xipprog") : 0;
+	while (line) {
+		const char *p = line;
+		int i;
+
+		while (p > maps && p[-1] != '\n')
+			p--;
+		start = parse_hex(p);
+		while (*p != ' ')
+			p++;
+		for (i = 0; i < 4; i++)
+			perms[i] = p[1 + i];
+		if (perms[2] == 'x')
+			break;
+		line = str_find(line + 1, n - (line + 1 - maps), "xipprog");
+	}
+	in_flash = pc >= FLASH_START && pc < FLASH_END;
+	ok = line && in_flash == want_flash && (!want_flash || perms[3] == 's') &&
+	     perms[2] == 'x';
+	put(ok ? "RESULT PASS " : "RESULT FAIL ");
+	put("xipprog pid ");
+	put_dec(sys0(__NR_getpid));
+	put(": code at ");
+	put_hex(pc);
+	put(", text mapping ");
+	put_hex(start);
+	put(" ");
+	put(perms);
+	put(want_flash ? ", expected in flash (r-xs)\n" : ", expected in RAM\n");
+	sleep_s(secs);
+	sys1(__NR_exit, ok ? 0 : 1);
+}
