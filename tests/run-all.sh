@@ -26,7 +26,7 @@ run_suite() {
 	log "suite $name took $((SECONDS - start))s"
 }
 
-suites=${SUITES:-"host vexpress-a9 mps2-an385 vexpress-a9-debug"}
+suites=${SUITES:-"host vexpress-a9 mps2-an385"}
 for s in $suites; do
 	case $s in
 	host) run_suite host "$top/tests/host/run.sh" ;;
