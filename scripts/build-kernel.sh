@@ -23,9 +23,12 @@ done
 tarball=/usr/src/linux-source-$kver.tar.xz
 [ -f "$tarball" ] || die "$tarball missing: run scripts/setup-host.sh"
 
-# A kernel with cramfs_xip built in gets its own source tree (with the
-# fs/cramfs_xip link added) and is brought up to date with an incremental make
-# every time, since our sources are part of it.
+# A kernel with more fragments than the board's own is made from the board's
+# kernel: a copy of that build, the fragments merged, and an incremental make,
+# which rebuilds only what the changed options touch. One with cramfs_xip built
+# in is brought up to date every time, since our sources are part of it. The
+# source tree always has the fs/cramfs_xip link (scripts/add-to-kernel.sh);
+# without CONFIG_CRAMFS_XIP set it changes nothing.
 builtin=0
 grep -qsx 'CONFIG_CRAMFS_XIP=y' "${fragments[@]}" && builtin=1
 
@@ -33,7 +36,6 @@ grep -qsx 'CONFIG_CRAMFS_XIP=y' "${fragments[@]}" && builtin=1
 key=$( { echo "$kver $DEFCONFIG $KERNEL_TARGETS $CROSS_COMPILE $builtin"; stat -c %s "$tarball";
 	 cat "${fragments[@]}"; } | sha256sum | cut -c1-12)
 src=$CRAMFS_XIP_CACHE/src/linux-source-$kver
-[ $builtin = 0 ] || src=$src-builtin
 out=$CRAMFS_XIP_CACHE/build/$board-$kver-$key
 
 if [ ! -f "$src/.extracted" ]; then
@@ -43,11 +45,25 @@ if [ ! -f "$src/.extracted" ]; then
 	tar -xJf "$tarball" -C "$src" --strip-components=1
 	touch "$src/.extracted"
 fi
-[ $builtin = 0 ] || "$CRAMFS_XIP_TOP/scripts/add-to-kernel.sh" "$src" "$out" >&2
+"$CRAMFS_XIP_TOP/scripts/add-to-kernel.sh" "$src" >&2
 
 kmake() { make -s -C "$src" O="$out" ARCH=arm CROSS_COMPILE="$CROSS_COMPILE" "$@"; }
 if [ -f "$out/.cramfs-xip-built" ]; then
 	[ $builtin = 0 ] || kmake -j"$JOBS" $KERNEL_TARGETS >&2
+	echo "$out"
+	exit 0
+fi
+if [ ${#fragments[@]} -gt 1 ]; then
+	base=$("$0" "$board" "$kver")
+	log "building $board kernel $kver with ${fragments[*]:1}, from $base"
+	rm -rf "$out"
+	cp -a "$base" "$out"
+	rm -f "$out/.cramfs-xip-built"
+	(cd "$src" && ARCH=arm scripts/kconfig/merge_config.sh -m -O "$out" "$out/.config" \
+		"${fragments[@]}" >/dev/null)
+	kmake olddefconfig >&2
+	kmake -j"$JOBS" $KERNEL_TARGETS >&2
+	touch "$out/.cramfs-xip-built"
 	echo "$out"
 	exit 0
 fi

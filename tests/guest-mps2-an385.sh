@@ -3,8 +3,11 @@
 #
 # Boot the mps2-an385 board (Cortex-M3, no MMU) in QEMU and run the no-MMU
 # guest checks (tests/guest/nommu/init.c) against cramfs_xip.ko and mainline
-# cramfs.ko. Prints "PASS: name" / "FAIL: name" per check; everything it
-# makes, and the console log, is under build-tests/mps2-an385-<version>/.
+# cramfs.ko; then boots a kernel with cramfs_xip built in from a root
+# filesystem in flash (root=mtd:fs_partition, then root=mtd0), no initramfs,
+# the same init.c as /sbin/init. Prints "PASS: name" / "FAIL: name" per check;
+# everything it makes, and the console logs, are under
+# build-tests/mps2-an385-<version>/.
 #   tests/guest-mps2-an385.sh [KERNEL_VERSION]
 set -euo pipefail
 . "$(dirname "$0")/../scripts/common.sh"
@@ -57,21 +60,63 @@ fdtput -t x "$work/board.dtb" /chosen linux,initrd-start $initrd
 fdtput -t x "$work/board.dtb" /chosen linux,initrd-end \
 	$(printf '%x' $((initrd + $(stat -c %s "$work/initramfs.cpio.gz"))))
 
-console=$work/console.log
-qemu-system-arm -M mps2-an385 -display none -monitor none -serial "file:$console" -no-reboot \
-	-kernel "$work/shim.elf" \
-	-device loader,file="$kb/$KERNEL_IMAGE",addr=0x21008000 \
-	-device loader,file="$work/board.dtb",addr=0x21f00000 \
-	-device loader,file="$work/initramfs.cpio.gz",addr=$initrd \
-	-device loader,file="$work/flash.img",addr=$FLASH_PHYS \
-	< /dev/null 2> "$work/qemu.err" &
-qpid=$!
-deadline=$((SECONDS + timeout_s))
-while kill -0 $qpid 2>/dev/null; do
-	grep -q '^GUEST-DONE' "$console" 2>/dev/null && { sleep 1; break; }
-	[ $SECONDS -lt $deadline ] || { log "guest timed out after ${timeout_s}s"; break; }
-	sleep 1
+# run CONSOLE DTB [INITRD]: one boot, stopped at GUEST-DONE or the timeout.
+run() {
+	local console=$1 dtb=$2 initrd_arg=()
+	[ -z "${3:-}" ] || initrd_arg=(-device loader,file="$3",addr=$initrd)
+	qemu-system-arm -M mps2-an385 -display none -monitor none -serial "file:$console" \
+		-no-reboot -kernel "$work/shim.elf" \
+		-device loader,file="$kernel",addr=0x21008000 \
+		-device loader,file="$dtb",addr=0x21f00000 "${initrd_arg[@]}" \
+		-device loader,file="$flash",addr=$FLASH_PHYS \
+		< /dev/null 2> "$work/qemu.err" &
+	local qpid=$! deadline=$((SECONDS + timeout_s))
+	while kill -0 $qpid 2>/dev/null; do
+		grep -q '^GUEST-DONE' "$console" 2>/dev/null && { sleep 1; break; }
+		[ $SECONDS -lt $deadline ] || { log "guest timed out after ${timeout_s}s"; break; }
+		sleep 1
+	done
+	kill $qpid 2>/dev/null || true
+	wait $qpid 2>/dev/null || true
+}
+
+kernel=$kb/$KERNEL_IMAGE
+flash=$work/flash.img
+run "$work/console.log" "$work/board.dtb" "$work/initramfs.cpio.gz"
+"$top/tests/lib/judge-console.sh" "$work/console.log" "$board-$kver"
+
+# Root from flash: init.c as /sbin/init (FDPIC, in place), the files it checks
+# and their checksums (FNV-1a, /etc/sums), mount points.
+kr=$("$top/scripts/build-kernel.sh" "$board" "$kver" "$bdir/builtin.config")
+grep -qx 'CONFIG_CRAMFS_XIP=y' "$kr/.config" || die "$kr: cramfs_xip is not built in"
+r=$work/root
+mkdir -p "$r"/{sbin,bin,etc,dev,proc,data}
+cp "$work/stage/init" "$r/sbin/init"
+printf '\101' | dd of="$r/sbin/init" bs=1 seek=7 conv=notrunc status=none
+cp "$work/tree/bin/xipprog" "$r/bin/"
+cp "$work/tree/data/"* "$r/data/"
+python3 - "$r" > "$work/sums" <<'PY'
+import os, sys
+top = sys.argv[1]
+for d, _, files in sorted(os.walk(top)):
+    for f in sorted(files):
+        p = os.path.join(d, f)
+        h = 2166136261
+        data = open(p, "rb").read()
+        for c in data:
+            h = ((h ^ c) * 16777619) & 0xffffffff
+        print(f"{h:08x} {len(data)} /{os.path.relpath(p, top)}")
+PY
+cp "$work/sums" "$r/etc/sums"
+"$top/scripts/mkcramfs" -X -R "$work/rules" "$r" "$work/root.img" > /dev/null
+kernel=$kr/$KERNEL_IMAGE
+flash=$work/root.img
+for root in mtd:fs_partition mtd0; do
+	cp "$work/board.dtb" "$work/root-$root.dtb"
+	fdtput -d "$work/root-$root.dtb" /chosen linux,initrd-start
+	fdtput -d "$work/root-$root.dtb" /chosen linux,initrd-end
+	fdtput -t s "$work/root-$root.dtb" /chosen bootargs \
+		"console=ttyMPS0 root=$root rootfstype=cramfs oops=panic panic=-1"
+	run "$work/console-root-$root.log" "$work/root-$root.dtb"
+	"$top/tests/lib/judge-console.sh" "$work/console-root-$root.log" "$board-$kver root=$root"
 done
-kill $qpid 2>/dev/null || true
-wait $qpid 2>/dev/null || true
-"$top/tests/lib/judge-console.sh" "$console" "$board-$kver"

@@ -3,11 +3,10 @@
 #
 # Boot the vexpress-a9 board (Cortex-A9, MMU) in QEMU and run the guest tests
 # in tests/guest/vexpress-a9/ against cramfs_xip.ko and mainline cramfs.ko.
-#   tests/guest-vexpress-a9.sh [--demo|--bench] [--debug] [KERNEL_VERSION]
+#   tests/guest-vexpress-a9.sh [--bench] [--debug] [KERNEL_VERSION]
 # Prints "PASS: name" / "FAIL: name" per check. Everything it makes, and the
 # guest's console log, is under build-tests/vexpress-a9-<version>/.
-# With --demo it runs tests/guest/demo/ instead and shows what the guest printed;
-# with --bench, tests/guest/bench/, and prints the guest's BENCH lines.
+# With --bench it runs tests/guest/bench/ instead and prints the guest's BENCH lines.
 # --debug uses the debug kernel (KASAN, kmemleak, lockdep: debug.config).
 set -euo pipefail
 . "$(dirname "$0")/../scripts/common.sh"
@@ -20,7 +19,7 @@ variant=$board
 mem=128M
 while [ $# -gt 0 ]; do
 	case $1 in
-	--demo | --bench) suite=${1#--} ;;
+	--bench) suite=bench ;;
 	--debug)
 		fragments+=("$CRAMFS_XIP_TOP/tests/boards/$board/debug.config")
 		variant=$board-debug
@@ -83,11 +82,9 @@ nbad=${BADIMAGES:-300}
 [ $variant = $board ] || nbad=${BADIMAGES:-100}
 python3 "$top/tests/lib/badimages.py" corpus "$work/stage/badimages" "$nbad" \
 	"$img/tiny.img" "$img/types.img" "$img/smallxip.img"
-# The demo's image: BusyBox laid out for execute in place, and a few files.
-mkdir -p "$work/trees/demo/bin" "$work/trees/demo/etc"
-cp "$CRAMFS_XIP_CACHE/guest-debs/root/bin/busybox" "$work/trees/demo/bin/"
-echo "Hello from a cramfs image in NOR flash." > "$work/trees/demo/etc/motd"
-"$top/scripts/mkcramfs" -X "$work/trees/demo" "$img/demo.img" > "$work/demo-mkcramfs.txt"
+# BusyBox alone, for the benchmark.
+mkdir -p "$work/trees/busybox/bin"
+cp "$CRAMFS_XIP_CACHE/guest-debs/root/bin/busybox" "$work/trees/busybox/bin/"
 python3 - "$img" <<'PY'
 import sys
 d = sys.argv[1]
@@ -103,11 +100,10 @@ PY
 truncate -s 64M "$work/flash0.img" "$work/flash1.img"
 flash_img=$img/xip.img
 spare_img=$img/types.img
-[ $suite = demo ] && flash_img=$img/demo.img
 if [ $suite = bench ]; then
 	# The same BusyBox tree twice: laid out for XIP, and all compressed.
-	"$top/scripts/mkcramfs" -X "$work/trees/demo" "$img/bench-xip.img" > /dev/null
-	"$top/scripts/mkcramfs" "$work/trees/demo" "$img/bench-zlib.img" > /dev/null
+	"$top/scripts/mkcramfs" -X "$work/trees/busybox" "$img/bench-xip.img" > /dev/null
+	"$top/scripts/mkcramfs" "$work/trees/busybox" "$img/bench-zlib.img" > /dev/null
 	flash_img=$img/bench-xip.img
 	spare_img=$img/bench-zlib.img
 fi
@@ -170,11 +166,6 @@ wait $qpid 2>/dev/null || true
 if [ $suite = bench ]; then
 	tr -d '\r' < "$console" | grep '^BENCH '
 	grep -q '^GUEST-DONE' "$console" || { log "benchmark did not finish: see $console"; exit 1; }
-	exit 0
-fi
-if [ $suite = demo ]; then
-	tr -d '\r' < "$console" | sed -n '/^GUEST-START/,/^GUEST-DONE/p' | grep -v '^GUEST-'
-	grep -q '^GUEST-DONE' "$console" || { log "demo did not finish: see $console"; exit 1; }
 	exit 0
 fi
 "$top/tests/lib/judge-console.sh" "$console" "$variant-$kver"

@@ -5,6 +5,10 @@
  * copies, maps XIP and compressed files, runs the FDPIC program from flash,
  * several at once, measures RAM, then does it again through mainline
  * cramfs.ko. Prints RESULT lines the host counts, and GUEST-DONE.
+ *
+ * Run as /sbin/init from a root filesystem in flash (root=mtd:fs_partition,
+ * cramfs_xip built into the kernel), it checks that root instead: files
+ * against the host's checksums (/etc/sums), its own text running from flash.
  */
 #include "sys.h"
 
@@ -13,6 +17,8 @@
 #define RAM_START	0x21000000UL
 #define RAM_END		0x22000000UL
 #define BUF		16384
+#define __NR_syslog	103
+#define EROFS		30
 
 __attribute__((used)) void init_main(long *sp);
 
@@ -190,11 +196,147 @@ static void suite(const char *label, char *a, char *b)
 	result2(sys2(__NR_umount2, "/mnt", 0) == 0, label, "unmount");
 }
 
+/* FNV-1a of the file at @path; its length, or a negative error. */
+static long file_sum(const char *path, unsigned long *sum, char *buf)
+{
+	long fd = sys2(__NR_open, path, O_RDONLY), n, total = 0, i;
+	unsigned long h = 2166136261UL;
+
+	if (fd < 0)
+		return fd;
+	while ((n = sys3(__NR_read, fd, buf, BUF)) > 0) {
+		for (i = 0; i < n; i++)
+			h = (h ^ (unsigned char)buf[i]) * 16777619UL;
+		total += n;
+	}
+	sys1(__NR_close, fd);
+	*sum = h;
+	return n < 0 ? n : total;
+}
+
+/* Check every "HASH SIZE PATH" line of @list; the number of files that match. */
+static int check_sums(const char *list, long n, int *files, char *buf)
+{
+	const char *p = list, *end = list + n;
+	int good = 0;
+
+	*files = 0;
+	while (p < end) {
+		char path[256];
+		unsigned long want = parse_hex(p), got = 0;
+		long size = 0, len;
+		int i = 0;
+
+		while (p < end && *p != ' ')
+			p++;
+		for (p++; p < end && *p >= '0' && *p <= '9'; p++)
+			size = size * 10 + *p - '0';
+		for (p++; p < end && *p != '\n' && i < 255; p++)
+			path[i++] = *p;
+		path[i] = 0;
+		p++;
+		(*files)++;
+		len = file_sum(path, &got, buf);
+		if (len == size && got == want) {
+			good++;
+		} else {
+			put("    | differs from the host: ");
+			put(path);
+			put("\n");
+		}
+	}
+	return good;
+}
+
+/* Copy @a then @b into @out (of @max bytes). */
+static void str_cat(char *out, size_t max, const char *a, const char *b)
+{
+	size_t i = 0;
+
+	while (*a && i + 1 < max)
+		out[i++] = *a++;
+	while (*b && i + 1 < max)
+		out[i++] = *b++;
+	out[i] = 0;
+}
+
+/* The start address of the first line of /proc/self/maps naming @path. */
+static unsigned long maps_start(const char *path, char *buf, int *exec)
+{
+	long n = read_file("/proc/self/maps", buf, BUF - 1);
+	const char *p;
+
+	*exec = 0;
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	p = str_find(buf, n, path);
+	if (!p)
+		return 0;
+	while (p > buf && p[-1] != '\n')
+		p--;
+	*exec = str_find(p, 30, " r-x") != 0;
+	return parse_hex(p);
+}
+
+static void root_suite(char *a, char *b)
+{
+	char root[64], want[96];
+	const char *p;
+	unsigned long addr;
+	long n;
+	int i = 0, files, good, same, ok;
+
+	put("GUEST-START nommu root\n");
+	result(sys6(__NR_mount, (long)"proc", (long)"/proc", (long)"proc", 0, 0, 0) == 0,
+	       "root: mount /proc");
+	n = read_file("/proc/cmdline", a, BUF - 1);
+	a[n > 0 ? n : 0] = 0;
+	p = str_find(a, n > 0 ? n : 0, "root=");
+	for (p = p ? p + 5 : ""; *p && *p != ' ' && *p != '\n' && i < 63; p++)
+		root[i++] = *p;
+	root[i] = 0;
+	str_cat(want, sizeof(want), root, " / cramfs ro");
+	n = read_file("/proc/mounts", a, BUF - 1);
+	put("  root=");
+	put(root);
+	put("\n");
+	result(n > 0 && str_find(a, n, want) != 0, "root: / is cramfs, read-only, from root=");
+	n = sys3(__NR_syslog, 3, a, BUF);
+	result(n > 0 && str_find(a, n, "cramfs_xip: (mtd:fs_partition): mounted") != 0,
+	       "root: mounted by cramfs_xip");
+	result(sys2(__NR_mkdir, "/newdir", 0755) == -EROFS, "root: writing is refused (EROFS)");
+
+	n = read_file("/etc/sums", a, BUF);
+	good = n > 0 ? check_sums(a, n, &files, b) : 0;
+	put("  files checked: ");
+	put_dec(files);
+	put("\n");
+	result(n > 0 && files > 3 && good == files, "root: every file matches the host's checksum");
+
+	addr = maps_start("/sbin/init", a, &ok);
+	put("  init text at ");
+	put_hex(addr);
+	put("\n");
+	result(ok && addr >= FLASH_START && addr < FLASH_END, "root: init's text runs from flash");
+	addr = map_check("/data/xip-partial.bin", "/data/xip-partial.bin", MAP_PRIVATE, b, &same);
+	result(addr >= FLASH_START && addr < FLASH_END && same,
+	       "root: mapping an XIP file gives the flash, same bytes as read()");
+	run_many("/bin/xipprog", "flash", 2, &ok, b);
+	result(ok, "root: 2 instances of the FDPIC program run in place from flash");
+}
+
 void init_main(long *sp)
 {
 	char a[BUF], b[BUF];
 
-	(void)sp;
+	if (str_eq(((char **)(sp + 1))[0], "/sbin/init")) {
+		root_suite(a, b);
+		put("GUEST-DONE\n");
+		sys6(__NR_reboot, 0xfee1dead, 672274793, 0x01234567, 0, 0, 0);
+		for (;;)
+			sleep_s(1);
+	}
 	sys2(__NR_mkdir, "/proc", 0755);
 	sys6(__NR_mount, (long)"proc", (long)"/proc", (long)"proc", 0, 0, 0);
 	put("GUEST-START nommu\n");

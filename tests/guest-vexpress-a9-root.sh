@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Boot the vexpress-a9 board with cramfs_xip built into the kernel and the root
+# filesystem served from NOR flash, no initramfs: once with
+# root=mtd:fs_partition, once with the numbered form root=mtdN. BusyBox is
+# /sbin/init, its text laid out for execute in place (mkcramfs -X); the checks
+# in tests/guest/root/ run from the image itself.
+#   tests/guest-vexpress-a9-root.sh [--demo] [KERNEL_VERSION]
+# Prints "PASS: name" / "FAIL: name" per check; what it makes, and the console
+# logs, are under build-tests/vexpress-a9-root-<version>/. With --demo it boots
+# once and shows what tests/guest/root-demo/ printed.
+set -euo pipefail
+. "$(dirname "$0")/../scripts/common.sh"
+
+board=vexpress-a9
+suite=root
+if [ "${1:-}" = --demo ]; then
+	suite=root-demo
+	shift
+fi
+kver=${1:-$KVER_DEFAULT}
+timeout_s=${GUEST_TIMEOUT:-300}
+top=$CRAMFS_XIP_TOP
+work=$top/build-tests/$board-$suite-$kver
+. "$top/tests/boards/$board/board.env"
+
+kb=$("$top/scripts/build-kernel.sh" "$board" "$kver" "$top/tests/boards/$board/builtin.config")
+log "kernel: $kb"
+grep -qx 'CONFIG_CRAMFS_XIP=y' "$kb/.config" || die "$kb: cramfs_xip is not built in"
+make -s -C "$top" tools >&2
+rm -rf "$work"
+mkdir -p "$work"
+"$top/scripts/build-dtb.sh" "$top/$DTS" "$kb" "$work/board.dtb"
+
+# The root tree: BusyBox as init, the tests, mount points.
+r=$work/root
+mkdir -p "$r"/{bin,sbin,etc,dev,proc,sys,tmp,mnt,tests}
+cp "$CRAMFS_XIP_CACHE/guest-debs/root/bin/busybox" "$r/bin/"
+ln -s busybox "$r/bin/sh"
+ln -s ../bin/busybox "$r/sbin/init"
+printf '::sysinit:/tests/run\n' > "$r/etc/inittab"
+echo "Hello from a cramfs root filesystem in NOR flash." > "$r/etc/motd"
+cp "$top/tests/guest/rootinit" "$r/tests/run"
+cp "$top/tests/guest/lib.sh" "$top/tests/lib/manifest.sh" "$top"/tests/guest/$suite/[0-9]*.sh \
+	"$r/tests/"
+"$top/scripts/mkcramfs" -X "$r" "$work/probe.img" > /dev/null
+start=$((FLASH_PHYS + FS_PARTITION_OFFSET))
+printf 'ROOT_IMAGE_START=0x%x\nROOT_IMAGE_END=0x%x\n' $start \
+	$((start + $(stat -c %s "$work/probe.img") + 65536)) > "$r/tests/env"
+"$top/tests/lib/manifest.sh" "$r" 255 > "$work/root.manifest"
+cp "$work/root.manifest" "$r/tests/root.manifest"
+"$top/scripts/mkcramfs" -X "$r" "$work/root.img" > "$work/mkcramfs.txt"
+
+truncate -s 64M "$work/flash0.img" "$work/flash1.img"
+dd if="$work/root.img" of="$work/flash0.img" bs=64k seek=$((FS_PARTITION_OFFSET / 65536)) \
+	conv=notrunc status=none
+
+# boot NAME ROOT [KERNEL_BUILD [EXTRA_ARGS]]: one boot; the guest ends itself with reboot -f, a guest that
+# hangs is stopped at the timeout.
+boot() {
+	local name=$1 root=$2 kdir=${3:-$kb} console=$work/console-$1.log
+	QEMU_AUDIO_DRV=none qemu-system-arm -M vexpress-a9 -m 128M -display none -monitor none \
+		-serial "file:$console" -no-reboot -kernel "$kdir/$KERNEL_IMAGE" -dtb "$work/board.dtb" \
+		-append "console=ttyAMA0 root=$root rootfstype=cramfs oops=panic panic=-1 log_buf_len=1M ${4:-}" \
+		-drive if=pflash,file="$work/flash0.img",format=raw \
+		-drive if=pflash,file="$work/flash1.img",format=raw < /dev/null 2> "$work/qemu.err" &
+	local qpid=$! deadline=$((SECONDS + timeout_s))
+	while kill -0 $qpid 2>/dev/null; do
+		grep -q '^GUEST-DONE' "$console" 2>/dev/null && { sleep 1; break; }
+		[ $SECONDS -lt $deadline ] || { log "guest timed out after ${timeout_s}s"; break; }
+		sleep 1
+	done
+	kill $qpid 2>/dev/null || true
+	wait $qpid 2>/dev/null || true
+	if [ $suite = root-demo ]; then
+		tr -d '\r' < "$console" | sed -n '/^GUEST-START/,/^GUEST-DONE/p' | grep -v '^GUEST-'
+		grep -q '^GUEST-DONE' "$console" || { log "demo did not finish: see $console"; exit 1; }
+	else
+		"$top/tests/lib/judge-console.sh" "$console" "$board-$kver $name root=$root"
+	fi
+}
+
+boot named mtd:fs_partition
+[ $suite = root-demo ] && exit 0
+boot numbered "mtd$ROOT_MTDNUM"
+
+# The same image and boot with mainline cramfs built in: the page cache right
+# after boot must be no larger with ours.
+km=$("$top/scripts/build-kernel.sh" "$board" "$kver" \
+	"$top/tests/boards/$board/mainline-builtin.config")
+boot mainline mtd:fs_partition "$km" ROOTFS_IMPL=mainline
+cached() { tr -d '\r' < "$work/console-$1.log" | sed -n 's/^BENCH root-meminfo.*Cached: \([0-9]*\) kB.*/\1/p'; }
+ours=$(cached named)
+theirs=$(cached mainline)
+if [ -n "$ours" ] && [ -n "$theirs" ] && [ "$ours" -le "$theirs" ]; then
+	echo "PASS: $board-$kver: page cache after boot: cramfs_xip $ours kB, mainline $theirs kB"
+else
+	echo "FAIL: $board-$kver: page cache after boot: cramfs_xip ${ours:-?} kB, mainline ${theirs:-?} kB"
+fi

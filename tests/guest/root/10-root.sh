@@ -1,0 +1,39 @@
+# SPDX-License-Identifier: GPL-2.0
+# The root filesystem is ours, from flash, read-only, and init runs in place.
+# /tests/env (written by the host) gives ROOT_IMAGE_START/END, the physical
+# range of the image in flash.
+
+# RAM as /tests/run found it when it started (BOOT_MEMINFO).
+echo "BENCH root-meminfo $(echo "$BOOT_MEMINFO" | tr -s ' ' | tr '\n' ' ')"
+echo "BENCH root-init-maps $(grep ' r-xp .* /bin/busybox$' /proc/1/maps | head -n 1)"
+# The reference boot (mainline cramfs built in: ROOTFS_IMPL=mainline on the
+# kernel command line) only reports its figures, which the host compares.
+[ "${ROOTFS_IMPL:-}" = mainline ] && return
+
+rootdev=$(sed -n 's/.*root=\([^ ]*\).*/\1/p' /proc/cmdline)
+rootline=$(awk '$2 == "/" && $3 == "cramfs"' /proc/mounts)
+echo "  root: $rootline"
+check "/ is cramfs from $rootdev" [ "${rootline%% *}" = "$rootdev" ]
+check "/ is mounted read-only" sh -c "echo '$rootline' | grep -q ' ro[ ,]'"
+check "the root was mounted by cramfs_xip" sh -c 'dmesg | grep -q "cramfs_xip: (mtd:fs_partition): mounted"'
+case $rootdev in
+mtd[0-9]*) check "$rootdev is fs_partition" grep -q "^${rootdev}: .*\"fs_partition\"" /proc/mtd ;;
+esac
+check "writing to / is refused" sh -c '! touch /newfile 2>/dev/null && ! mkdir /newdir 2>/dev/null'
+
+# The tree as the host made it (a plain bind mount shows the root without
+# what is mounted over it). The manifest cannot contain its own checksum.
+mount --bind / /mnt
+check "every file of / matches the host's manifest" sh -c \
+	"/tests/manifest.sh /mnt 255 | grep -v ' ./tests/root.manifest\$' | diff /tests/root.manifest -"
+umount /mnt
+
+# init is BusyBox from the image: its text is mapped from flash (the offset
+# column of a remapped private mapping is the physical address).
+line=$(grep ' r-xp .* /bin/busybox$' /proc/1/maps | head -n 1)
+echo "  /proc/1/maps: $line"
+set -- $line
+check "init's text is mapped from flash ($3)" \
+	[ $((0x$3)) -ge $((ROOT_IMAGE_START)) -a $((0x$3)) -lt $((ROOT_IMAGE_END)) ]
+check "init is /bin/busybox, 1 text mapping" [ "$(grep -c ' r-xp .* /bin/busybox$' /proc/1/maps)" = 1 ]
+check "a BusyBox applet runs from the root" sh -c '/bin/busybox true'
