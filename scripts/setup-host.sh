@@ -8,7 +8,7 @@ set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
 HOST_PKGS="build-essential gcc-arm-linux-gnueabi binutils-arm-linux-gnueabi
-	libc6-dev-armel-cross qemu-system-arm linux-source-6.1 device-tree-compiler
+	libc6-dev-armel-cross qemu-system-arm linux-source-6.1 linux-source-6.12 device-tree-compiler
 	mtd-utils flex bison bc libssl-dev cpio xz-utils gzip zlib1g-dev util-linux-extra
 	kmod python3 python3-matplotlib file binutils clang libclang-rt-14-dev"
 # armhf packages unpacked (never installed) into the guest's root.
