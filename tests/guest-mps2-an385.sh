@@ -111,12 +111,26 @@ cp "$work/sums" "$r/etc/sums"
 "$top/scripts/mkcramfs" -X -R "$work/rules" "$r" "$work/root.img" > /dev/null
 kernel=$kr/$KERNEL_IMAGE
 flash=$work/root.img
-for root in mtd:fs_partition mtd0; do
-	cp "$work/board.dtb" "$work/root-$root.dtb"
-	fdtput -d "$work/root-$root.dtb" /chosen linux,initrd-start
-	fdtput -d "$work/root-$root.dtb" /chosen linux,initrd-end
-	fdtput -t s "$work/root-$root.dtb" /chosen bootargs \
-		"console=ttyMPS0 root=$root rootfstype=cramfs oops=panic panic=-1"
-	run "$work/console-root-$root.log" "$work/root-$root.dtb"
-	"$top/tests/lib/judge-console.sh" "$work/console-root-$root.log" "$board-$kver root=$root"
-done
+# root_boot NAME KERNEL_ARGS
+root_boot() {
+	cp "$work/board.dtb" "$work/root-$1.dtb"
+	fdtput -d "$work/root-$1.dtb" /chosen linux,initrd-start
+	fdtput -d "$work/root-$1.dtb" /chosen linux,initrd-end
+	fdtput -t s "$work/root-$1.dtb" /chosen bootargs "console=ttyMPS0 $2 oops=panic panic=-1"
+	run "$work/console-root-$1.log" "$work/root-$1.dtb"
+	"$top/tests/lib/judge-console.sh" "$work/console-root-$1.log" "$board-$kver $2"
+}
+root_boot named "root=mtd:fs_partition rootfstype=cramfs"
+root_boot numbered "root=mtd0 rootfstype=cramfs"
+
+# No MTD in the kernel at all: the root is mounted by its physical address.
+kn=$("$top/scripts/build-kernel.sh" "$board" "$kver" "$bdir/nomtd.config")
+grep -q '^# CONFIG_MTD is not set' "$kn/.config" || die "$kn: has MTD"
+kernel=$kn/$KERNEL_IMAGE
+root_boot physaddr "root=/dev/null rootfstype=cramfs rootflags=physaddr=$FLASH_PHYS"
+# What leaving MTD out saves: kernel size, and RAM at boot (from init).
+meminfo() { tr -d '\r' < "$work/console-root-$1.log" | sed -n 's/^BENCH nommu-root-meminfo //p'; }
+{
+	echo "mtd vmlinux $("${CROSS_COMPILE}size" "$kr/vmlinux" | tail -n 1 | awk '{print $1, $2, $3}') $(meminfo named)"
+	echo "nomtd vmlinux $("${CROSS_COMPILE}size" "$kn/vmlinux" | tail -n 1 | awk '{print $1, $2, $3}') $(meminfo physaddr)"
+} | sed 's/^/BENCH nommu-kernel-size /' | tee "$work/kernel-size.txt" >&2

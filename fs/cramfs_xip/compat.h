@@ -72,4 +72,15 @@ static inline void cramfs_xip_compat_zero_times(struct inode *inode)
 #define cramfs_xip_compat_splice_read	generic_file_splice_read
 #endif
 
+/*
+ * v5.18 ("fs: introduce alloc_inode_sb() to allocate filesystems specific
+ * inode") charges inodes to the superblock's memory cgroup; before it, a
+ * plain cache allocation.
+ */
+#if KERNEL_VERSION(5, 18, 0) <= LINUX_VERSION_CODE
+#define cramfs_xip_compat_alloc_inode(sb, cache)	alloc_inode_sb(sb, cache, GFP_KERNEL)
+#else
+#define cramfs_xip_compat_alloc_inode(sb, cache)	kmem_cache_alloc(cache, GFP_KERNEL)
+#endif
+
 #endif /* _CRAMFS_XIP_COMPAT_H */

@@ -23,6 +23,8 @@ struct cramfs_xip_sb_info {
 	u32 files;
 	bool big_endian;
 	bool opt_crc;
+	bool memremapped;		/* mapped by physaddr=, not by MTD point */
+	phys_addr_t opt_physaddr;	/* physaddr=, 0 if not given */
 
 	/* zlib: one stream per mount, allocated only while mounted. */
 	struct mutex zlib_lock;

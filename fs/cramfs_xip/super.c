@@ -2,8 +2,9 @@
 /*
  * cramfs_xip: mount, mount options, superblock checks, module init.
  *
- * The image is mapped whole, once, with the MTD point method: every later
- * read is a bounds-checked look at that mapping.
+ * The image is mapped whole, once, with the MTD point method or, given
+ * physaddr=, with memremap(): every later read is a bounds-checked look at
+ * that mapping.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -14,6 +15,8 @@
 #include <linux/seq_file.h>
 #include <linux/fs_context.h>
 #include <linux/fs_parser.h>
+#include <linux/io.h>
+#include <linux/ioport.h>
 #include <linux/mtd/mtd.h>
 #include <linux/mtd/super.h>
 #include "internal.h"
@@ -38,7 +41,7 @@ static struct inode *cramfs_xip_alloc_inode(struct super_block *sb)
 {
 	struct cramfs_xip_inode_info *ci;
 
-	ci = alloc_inode_sb(sb, cramfs_xip_inode_cachep, GFP_KERNEL);
+	ci = cramfs_xip_compat_alloc_inode(sb, cramfs_xip_inode_cachep);
 	if (!ci)
 		return NULL;
 	ci->data_offset = 0;
@@ -76,7 +79,11 @@ static int cramfs_xip_statfs(struct dentry *dentry, struct kstatfs *buf)
 
 static int cramfs_xip_show_options(struct seq_file *m, struct dentry *root)
 {
-	if (CRAMFS_XIP_SB(root->d_sb)->opt_crc)
+	struct cramfs_xip_sb_info *sbi = CRAMFS_XIP_SB(root->d_sb);
+
+	if (sbi->memremapped)
+		seq_printf(m, ",physaddr=%pa", &sbi->opt_physaddr);
+	if (sbi->opt_crc)
 		seq_puts(m, ",crc");
 	return 0;
 }
@@ -204,34 +211,13 @@ static int cramfs_xip_read_super(struct super_block *sb, struct fs_context *fc,
 	return 0;
 }
 
-static int cramfs_xip_fill_super(struct super_block *sb, struct fs_context *fc)
+/* The rest of a mount, once sbi->virt/phys/mapped hold the mapped region. */
+static int cramfs_xip_fill_common(struct super_block *sb, struct fs_context *fc)
 {
 	struct cramfs_xip_sb_info *sbi = CRAMFS_XIP_SB(sb);
-	struct mtd_info *mtd = sb->s_mtd;
 	struct cramfs_xip_dinode root;
 	struct inode *inode;
-	void *virt = NULL;
-	size_t len;
 	int err;
-
-	sb->s_flags |= SB_RDONLY;
-	sb->s_op = &cramfs_xip_sops;
-	sb->s_magic = CRAMFS_XIP_MAGIC;
-	sb->s_time_min = 0;
-	sb->s_time_max = 0;
-	sb->s_maxbytes = CRAMFS_XIP_MAX_FILE_SIZE;
-	snprintf(sb->s_id, sizeof(sb->s_id), "mtd:%s", mtd->name);
-
-	/* Map the whole partition once; the image size is not known yet. */
-	len = min_t(u64, mtd->size, U32_MAX);
-	err = mtd_point(mtd, 0, len, &sbi->mapped, &virt, &sbi->phys);
-	if (err) {
-		errorf(fc, "cramfs: %s: no direct access to this flash (MTD point: %d): cramfs_xip needs a memory-mapped MTD",
-		       sb->s_id, err);
-		sbi->mapped = 0;
-		return err == -EOPNOTSUPP ? -EINVAL : err;
-	}
-	sbi->virt = virt;
 
 	err = cramfs_xip_read_super(sb, fc, &root);
 	if (err)
@@ -251,25 +237,156 @@ static int cramfs_xip_fill_super(struct super_block *sb, struct fs_context *fc)
 	return 0;
 }
 
+static void cramfs_xip_init_sb(struct super_block *sb)
+{
+	sb->s_flags |= SB_RDONLY;
+	sb->s_op = &cramfs_xip_sops;
+	sb->s_magic = CRAMFS_XIP_MAGIC;
+	sb->s_time_min = 0;
+	sb->s_time_max = 0;
+	sb->s_maxbytes = CRAMFS_XIP_MAX_FILE_SIZE;
+}
+
+/*
+ * physaddr=: an image in memory-mapped flash that no MTD driver describes.
+ * The first page is mapped to read the image's size from its superblock,
+ * then the whole image. Nothing the kernel uses as RAM may be mapped.
+ */
+static int cramfs_xip_fill_super_phys(struct super_block *sb, struct fs_context *fc)
+{
+	struct cramfs_xip_sb_info *sbi = CRAMFS_XIP_SB(sb);
+	phys_addr_t phys = sbi->opt_physaddr;
+	u32 size = 0, off, magic, flags;
+	const u8 *first;
+	void *virt;
+
+	cramfs_xip_init_sb(sb);
+	snprintf(sb->s_id, sizeof(sb->s_id), "physaddr:%pa", &phys);
+	if (!phys || !PAGE_ALIGNED(phys)) {
+		errorf(fc, "cramfs: physaddr=%pa: must be a nonzero multiple of the page size (%lu)",
+		       &phys, PAGE_SIZE);
+		return -EINVAL;
+	}
+	if (region_intersects(phys, PAGE_SIZE, IORESOURCE_SYSTEM_RAM, IORES_DESC_NONE) !=
+	    REGION_DISJOINT) {
+		errorf(fc, "cramfs: physaddr=%pa: is System RAM, not an image in flash", &phys);
+		return -EINVAL;
+	}
+
+	first = memremap(phys, PAGE_SIZE, MEMREMAP_WB);
+	if (!first) {
+		errorf(fc, "cramfs: physaddr=%pa: cannot map it", &phys);
+		return -EINVAL;
+	}
+	for (off = 0; off <= CRAMFS_XIP_PAD_SIZE; off += CRAMFS_XIP_PAD_SIZE) {
+		magic = cramfs_xip_get32(first + off, IS_ENABLED(CONFIG_CPU_BIG_ENDIAN));
+		flags = cramfs_xip_get32(first + off + 8, IS_ENABLED(CONFIG_CPU_BIG_ENDIAN));
+		if (magic == CRAMFS_XIP_MAGIC && (flags & CRAMFS_XIP_FLAG_FSID_VERSION_2)) {
+			size = cramfs_xip_get32(first + off + 4, IS_ENABLED(CONFIG_CPU_BIG_ENDIAN));
+			break;
+		}
+	}
+	memunmap((void *)first);
+	if (!size) {
+		errorf(fc, "cramfs: physaddr=%pa: no cramfs image with a size in its superblock there",
+		       &phys);
+		return -EINVAL;
+	}
+	if (size < CRAMFS_XIP_SUPER_SIZE || phys + size - 1 < phys ||
+	    region_intersects(phys, size, IORESOURCE_SYSTEM_RAM, IORES_DESC_NONE) !=
+	    REGION_DISJOINT) {
+		errorf(fc, "cramfs: physaddr=%pa: a %u-byte image there would overlap System RAM",
+		       &phys, size);
+		return -EINVAL;
+	}
+
+	virt = memremap(phys, PAGE_ALIGN(size), MEMREMAP_WB);
+	if (!virt) {
+		errorf(fc, "cramfs: physaddr=%pa: cannot map %u bytes", &phys, size);
+		return -ENOMEM;
+	}
+	sbi->virt = virt;
+	sbi->phys = phys;
+	sbi->mapped = size;
+	sbi->memremapped = true;
+	return cramfs_xip_fill_common(sb, fc);
+}
+
+#if IS_ENABLED(CONFIG_MTD)
+static int cramfs_xip_fill_super_mtd(struct super_block *sb, struct fs_context *fc)
+{
+	struct cramfs_xip_sb_info *sbi = CRAMFS_XIP_SB(sb);
+	struct mtd_info *mtd = sb->s_mtd;
+	void *virt = NULL;
+	size_t len;
+	int err;
+
+	cramfs_xip_init_sb(sb);
+	snprintf(sb->s_id, sizeof(sb->s_id), "mtd:%s", mtd->name);
+
+	/* Map the whole partition once; the image size is not known yet. */
+	len = min_t(u64, mtd->size, U32_MAX);
+	err = mtd_point(mtd, 0, len, &sbi->mapped, &virt, &sbi->phys);
+	if (err) {
+		errorf(fc, "cramfs: %s: no direct access to this flash (MTD point: %d): cramfs_xip needs a memory-mapped MTD",
+		       sb->s_id, err);
+		sbi->mapped = 0;
+		return err == -EOPNOTSUPP ? -EINVAL : err;
+	}
+	sbi->virt = virt;
+	return cramfs_xip_fill_common(sb, fc);
+}
+
+static void cramfs_xip_put_mtd(struct super_block *sb)
+{
+	struct cramfs_xip_sb_info *sbi = CRAMFS_XIP_SB(sb);
+
+	if (!sb->s_mtd)
+		return;
+	if (sbi && sbi->mapped)
+		mtd_unpoint(sb->s_mtd, 0, sbi->mapped);
+	put_mtd_device(sb->s_mtd);
+}
+
+static int cramfs_xip_get_tree_mtd(struct fs_context *fc)
+{
+	return get_tree_mtd(fc, cramfs_xip_fill_super_mtd);
+}
+#else
+static void cramfs_xip_put_mtd(struct super_block *sb)
+{
+}
+
+static int cramfs_xip_get_tree_mtd(struct fs_context *fc)
+{
+	errorf(fc, "cramfs: %s: this kernel has no MTD: mount with -o physaddr=<address of the image>",
+	       fc->source ? fc->source : "(no source)");
+	return -EINVAL;
+}
+#endif
+
 static void cramfs_xip_kill_sb(struct super_block *sb)
 {
 	struct cramfs_xip_sb_info *sbi = CRAMFS_XIP_SB(sb);
 
-	generic_shutdown_super(sb);
-	if (sbi && sbi->mapped)
-		mtd_unpoint(sb->s_mtd, 0, sbi->mapped);
-	if (sb->s_mtd)
-		put_mtd_device(sb->s_mtd);
+	if (sbi && sbi->memremapped) {
+		kill_anon_super(sb);
+		memunmap((void *)sbi->virt);
+	} else {
+		generic_shutdown_super(sb);
+		cramfs_xip_put_mtd(sb);
+	}
 	if (sbi) {
 		cramfs_xip_zlib_exit(sbi);
 		kfree(sbi);
 	}
 }
 
-enum { Opt_crc };
+enum { Opt_crc, Opt_physaddr };
 
 static const struct fs_parameter_spec cramfs_xip_param_specs[] = {
 	fsparam_flag("crc", Opt_crc),
+	fsparam_string("physaddr", Opt_physaddr),
 	{}
 };
 
@@ -282,14 +399,28 @@ static int cramfs_xip_parse_param(struct fs_context *fc, struct fs_parameter *pa
 	opt = fs_parse(fc, cramfs_xip_param_specs, param, &result);
 	if (opt < 0)
 		return opt;
-	if (opt == Opt_crc)
+	if (opt == Opt_crc) {
 		sbi->opt_crc = true;
+	} else if (opt == Opt_physaddr) {
+		u64 addr;
+
+		if (kstrtou64(param->string, 0, &addr) || !addr || addr != (phys_addr_t)addr) {
+			errorf(fc, "cramfs: physaddr=%s: not a nonzero physical address",
+			       param->string);
+			return -EINVAL;
+		}
+		sbi->opt_physaddr = addr;
+	}
 	return 0;
 }
 
 static int cramfs_xip_get_tree(struct fs_context *fc)
 {
-	return get_tree_mtd(fc, cramfs_xip_fill_super);
+	struct cramfs_xip_sb_info *sbi = fc->s_fs_info;
+
+	if (sbi->opt_physaddr)
+		return get_tree_nodev(fc, cramfs_xip_fill_super_phys);
+	return cramfs_xip_get_tree_mtd(fc);
 }
 
 static int cramfs_xip_reconfigure(struct fs_context *fc)
@@ -336,7 +467,11 @@ static struct file_system_type cramfs_xip_fs_type = {
 	.init_fs_context	= cramfs_xip_init_fs_context,
 	.parameters		= cramfs_xip_param_specs,
 	.kill_sb		= cramfs_xip_kill_sb,
-	.fs_flags		= FS_REQUIRES_DEV,
+	/*
+	 * No FS_REQUIRES_DEV: with physaddr= there is no device, and the
+	 * kernel mounts such a root (root=/dev/null rootflags=physaddr=...)
+	 * only with a filesystem that does not require one.
+	 */
 };
 MODULE_ALIAS_FS("cramfs");
 
