@@ -3,7 +3,7 @@
 # cramfs-xip: the cramfs_xip.ko module, the host tools, and the tests.
 #
 #   make [KDIR=<kernel build dir>] [ARCH=arm CROSS_COMPILE=arm-linux-gnueabi-]
-#   make tools | install | check | demo | bench | clean
+#   make tools | install | check | demo | bench | badimages | fuzz | clean
 
 KDIR ?= /lib/modules/$(shell uname -r)/build
 PREFIX ?= /usr/local
@@ -21,7 +21,7 @@ endif
 
 TOOLS := scripts/mkcramfs scripts/cramfsck
 
-.PHONY: all modules tools install modules_install tools_install check demo bench fuzz clean
+.PHONY: all modules tools install modules_install tools_install check demo bench badimages fuzz clean
 
 all: modules
 
@@ -54,6 +54,12 @@ check:
 demo:
 	scripts/setup-host.sh
 	tests/demo.sh
+
+# The large bad-image run (BADIMAGES images, default 10000): not part of check.
+BADIMAGES ?= 10000
+badimages:
+	scripts/setup-host.sh
+	tests/badimages.sh $(BADIMAGES)
 
 bench: tools
 	scripts/setup-host.sh

@@ -3,10 +3,12 @@
 #
 # Boot the vexpress-a9 board (Cortex-A9, MMU) in QEMU and run the guest tests
 # in tests/guest/vexpress-a9/ against cramfs_xip.ko and mainline cramfs.ko.
-#   tests/guest-vexpress-a9.sh [--bench] [--debug] [KERNEL_VERSION]
+#   tests/guest-vexpress-a9.sh [--bench|--badimages] [--debug] [KERNEL_VERSION]
 # Prints "PASS: name" / "FAIL: name" per check. Everything it makes, and the
 # guest's console log, is under build-tests/vexpress-a9-<version>/.
-# With --bench it runs tests/guest/bench/ instead and prints the guest's BENCH lines.
+# With --bench it runs tests/guest/bench/ instead and prints the guest's BENCH lines;
+# with --badimages, only the bad-image run, over $BADIMAGES images from
+# $BADIMAGES_START (tests/badimages.sh runs many such boots).
 # --debug uses the debug kernel (KASAN, kmemleak, lockdep: debug.config).
 set -euo pipefail
 . "$(dirname "$0")/../scripts/common.sh"
@@ -20,6 +22,10 @@ mem=128M
 while [ $# -gt 0 ]; do
 	case $1 in
 	--bench) suite=bench ;;
+	--badimages)
+		suite=badimages
+		mem=256M
+		;;
 	--debug)
 		fragments+=("$CRAMFS_XIP_TOP/tests/boards/$board/debug.config")
 		variant=$board-debug
@@ -131,7 +137,12 @@ done
 cp "$top/tests/guest/init" "$work/stage/init"
 cp "$work/xiptest" "$work/stage/bin/"
 cp "$top/tests/guest/lib.sh" "$top/tests/lib/manifest.sh" "$work/stage/tests/"
-cp "$top"/tests/guest/$suite/[0-9]*.sh "$work/stage/tests/"
+if [ $suite = badimages ]; then
+	cp "$top/tests/guest/vexpress-a9/55-badimages.sh" "$work/stage/tests/"
+	printf 'check "module loads" insmod /lib/modules/cramfs_xip.ko\n' > "$work/stage/tests/10-load.sh"
+else
+	cp "$top"/tests/guest/$suite/[0-9]*.sh "$work/stage/tests/"
+fi
 # The debug kernel is several times slower: it runs the checks that its
 # checkers add most to, not the stress run (its speed says nothing there).
 [ $variant = $board ] || rm -f "$work/stage/tests/20-mainline.sh" "$work/stage/tests/60-stress.sh"

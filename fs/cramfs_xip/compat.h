@@ -83,4 +83,65 @@ static inline void cramfs_xip_compat_zero_times(struct inode *inode)
 #define cramfs_xip_compat_alloc_inode(sb, cache)	kmem_cache_alloc(cache, GFP_KERNEL)
 #endif
 
+/*
+ * v5.4 ("mtd: Provide fs_context-aware mount_mtd() replacement") gave MTD
+ * filesystems get_tree_mtd() in the new mount API. Before it, super.c uses
+ * the legacy ->mount() with mount_mtd()/mount_nodev() and parses the option
+ * string itself; mount errors then go to the kernel log only.
+ */
+#if KERNEL_VERSION(5, 4, 0) > LINUX_VERSION_CODE
+#define CRAMFS_XIP_COMPAT_LEGACY_MOUNT 1
+struct fs_context;
+#define errorf(fc, fmt, ...)	pr_err(fmt "\n", ##__VA_ARGS__)
+#endif
+
+/*
+ * v5.1 ("fs: common implementation of file type") added fs_umode_to_dtype();
+ * the DT_* values are the S_IFMT bits shifted down, as it computes them.
+ */
+#if KERNEL_VERSION(5, 1, 0) <= LINUX_VERSION_CODE
+#define cramfs_xip_compat_dtype(mode)	fs_umode_to_dtype(mode)
+#else
+#define cramfs_xip_compat_dtype(mode)	(((mode) & S_IFMT) >> 12)
+#endif
+
+/*
+ * v5.4 ("compiler_attributes.h: Add 'fallthrough' pseudo keyword").
+ */
+#ifndef fallthrough
+#define fallthrough	__attribute__((__fallthrough__))
+#endif
+
+/*
+ * v5.4 ("vfs: Add file timestamp range support") lets a filesystem say which
+ * times it can store: cramfs stores none, every time is the epoch.
+ */
+static inline void cramfs_xip_compat_no_times(struct super_block *sb)
+{
+#if KERNEL_VERSION(5, 4, 0) <= LINUX_VERSION_CODE
+	sb->s_time_min = 0;
+	sb->s_time_max = 0;
+#endif
+}
+
+/*
+ * v5.2 ("new inode method: ->free_inode()") frees inodes after the RCU grace
+ * period for the filesystem; before it, ->destroy_inode() queues that itself.
+ */
+#if KERNEL_VERSION(5, 2, 0) > LINUX_VERSION_CODE
+#define CRAMFS_XIP_COMPAT_DESTROY_INODE 1
+#endif
+
+/*
+ * v5.9 ("statfs: add a helper to turn u64 into a fsid") added u64_to_fsid().
+ */
+#if KERNEL_VERSION(5, 9, 0) > LINUX_VERSION_CODE
+static inline __kernel_fsid_t cramfs_xip_compat_u64_to_fsid(u64 v)
+{
+	return (__kernel_fsid_t){ .val = { (u32)v, (u32)(v >> 32) } };
+}
+#else
+#define cramfs_xip_compat_u64_to_fsid(v)	u64_to_fsid(v)
+#endif
+
 #endif /* _CRAMFS_XIP_COMPAT_H */

@@ -65,7 +65,7 @@ static int cramfs_xip_readdir(struct file *file, struct dir_context *ctx)
 		err = cramfs_xip_read_dirent(dir, ctx->pos, &de);
 		if (err)
 			return err;
-		if (!dir_emit(ctx, de.name, de.len, de.ino, fs_umode_to_dtype(de.d.mode)))
+		if (!dir_emit(ctx, de.name, de.len, de.ino, cramfs_xip_compat_dtype(de.d.mode)))
 			return 0;
 		ctx->pos = de.next;
 		cond_resched();

@@ -13,8 +13,10 @@
 #include <linux/crc32.h>
 #include <linux/statfs.h>
 #include <linux/seq_file.h>
+#include "compat.h"
+#ifndef CRAMFS_XIP_COMPAT_LEGACY_MOUNT
 #include <linux/fs_context.h>
-#include <linux/fs_parser.h>
+#endif
 #include <linux/io.h>
 #include <linux/ioport.h>
 #include <linux/mtd/mtd.h>
@@ -53,6 +55,18 @@ static void cramfs_xip_free_inode(struct inode *inode)
 	kmem_cache_free(cramfs_xip_inode_cachep, CRAMFS_XIP_I(inode));
 }
 
+#ifdef CRAMFS_XIP_COMPAT_DESTROY_INODE
+static void cramfs_xip_free_inode_rcu(struct rcu_head *head)
+{
+	cramfs_xip_free_inode(container_of(head, struct inode, i_rcu));
+}
+
+static void cramfs_xip_destroy_inode(struct inode *inode)
+{
+	call_rcu(&inode->i_rcu, cramfs_xip_free_inode_rcu);
+}
+#endif
+
 static void cramfs_xip_inode_init_once(void *ptr)
 {
 	struct cramfs_xip_inode_info *ci = ptr;
@@ -72,7 +86,7 @@ static int cramfs_xip_statfs(struct dentry *dentry, struct kstatfs *buf)
 	buf->f_bavail = 0;
 	buf->f_files = sbi->files;
 	buf->f_ffree = 0;
-	buf->f_fsid = u64_to_fsid(huge_encode_dev(sb->s_dev));
+	buf->f_fsid = cramfs_xip_compat_u64_to_fsid(huge_encode_dev(sb->s_dev));
 	buf->f_namelen = CRAMFS_XIP_MAXPATHLEN;
 	return 0;
 }
@@ -88,9 +102,25 @@ static int cramfs_xip_show_options(struct seq_file *m, struct dentry *root)
 	return 0;
 }
 
+#ifdef CRAMFS_XIP_COMPAT_LEGACY_MOUNT
+static int cramfs_xip_remount(struct super_block *sb, int *flags, char *data)
+{
+	sync_filesystem(sb);
+	*flags |= SB_RDONLY;
+	return 0;
+}
+#endif
+
 static const struct super_operations cramfs_xip_sops = {
 	.alloc_inode	= cramfs_xip_alloc_inode,
+#ifdef CRAMFS_XIP_COMPAT_DESTROY_INODE
+	.destroy_inode	= cramfs_xip_destroy_inode,
+#else
 	.free_inode	= cramfs_xip_free_inode,
+#endif
+#ifdef CRAMFS_XIP_COMPAT_LEGACY_MOUNT
+	.remount_fs	= cramfs_xip_remount,
+#endif
 	.statfs		= cramfs_xip_statfs,
 	.show_options	= cramfs_xip_show_options,
 };
@@ -242,8 +272,7 @@ static void cramfs_xip_init_sb(struct super_block *sb)
 	sb->s_flags |= SB_RDONLY;
 	sb->s_op = &cramfs_xip_sops;
 	sb->s_magic = CRAMFS_XIP_MAGIC;
-	sb->s_time_min = 0;
-	sb->s_time_max = 0;
+	cramfs_xip_compat_no_times(sb);
 	sb->s_maxbytes = CRAMFS_XIP_MAX_FILE_SIZE;
 }
 
@@ -348,10 +377,12 @@ static void cramfs_xip_put_mtd(struct super_block *sb)
 	put_mtd_device(sb->s_mtd);
 }
 
+#ifndef CRAMFS_XIP_COMPAT_LEGACY_MOUNT
 static int cramfs_xip_get_tree_mtd(struct fs_context *fc)
 {
 	return get_tree_mtd(fc, cramfs_xip_fill_super_mtd);
 }
+#endif
 #else
 static void cramfs_xip_put_mtd(struct super_block *sb)
 {
@@ -382,36 +413,59 @@ static void cramfs_xip_kill_sb(struct super_block *sb)
 	}
 }
 
-enum { Opt_crc, Opt_physaddr };
-
-static const struct fs_parameter_spec cramfs_xip_param_specs[] = {
-	fsparam_flag("crc", Opt_crc),
-	fsparam_string("physaddr", Opt_physaddr),
-	{}
-};
-
-static int cramfs_xip_parse_param(struct fs_context *fc, struct fs_parameter *param)
+/*
+ * One mount option, from either mount API (@value is NULL for a flag):
+ * 0 if taken, 1 if not ours, -EINVAL if ours and wrong.
+ */
+static int cramfs_xip_parse_option(struct fs_context *fc, struct cramfs_xip_sb_info *sbi,
+				   const char *key, const char *value)
 {
-	struct cramfs_xip_sb_info *sbi = fc->s_fs_info;
-	struct fs_parse_result result;
-	int opt;
+	u64 addr;
 
-	opt = fs_parse(fc, cramfs_xip_param_specs, param, &result);
-	if (opt < 0)
-		return opt;
-	if (opt == Opt_crc) {
+	if (!strcmp(key, "crc")) {
+		if (value) {
+			errorf(fc, "cramfs: crc takes no value");
+			return -EINVAL;
+		}
 		sbi->opt_crc = true;
-	} else if (opt == Opt_physaddr) {
-		u64 addr;
-
-		if (kstrtou64(param->string, 0, &addr) || !addr || addr != (phys_addr_t)addr) {
+		return 0;
+	}
+	if (!strcmp(key, "physaddr")) {
+		if (!value || kstrtou64(value, 0, &addr) || !addr || addr != (phys_addr_t)addr) {
 			errorf(fc, "cramfs: physaddr=%s: not a nonzero physical address",
-			       param->string);
+			       value ? value : "");
 			return -EINVAL;
 		}
 		sbi->opt_physaddr = addr;
+		return 0;
 	}
-	return 0;
+	return 1;
+}
+
+static struct cramfs_xip_sb_info *cramfs_xip_alloc_sbi(void)
+{
+	struct cramfs_xip_sb_info *sbi = kzalloc(sizeof(*sbi), GFP_KERNEL);
+
+	if (!sbi)
+		return NULL;
+	mutex_init(&sbi->zlib_lock);
+	ratelimit_state_init(&sbi->ratelimit, DEFAULT_RATELIMIT_INTERVAL,
+			     DEFAULT_RATELIMIT_BURST);
+	return sbi;
+}
+
+#ifndef CRAMFS_XIP_COMPAT_LEGACY_MOUNT
+static int cramfs_xip_parse_param(struct fs_context *fc, struct fs_parameter *param)
+{
+	const char *value = NULL;
+	int ret;
+
+	if (param->type == fs_value_is_string)
+		value = param->string;
+	else if (param->type != fs_value_is_flag)
+		return -ENOPARAM;
+	ret = cramfs_xip_parse_option(fc, fc->s_fs_info, param->key, value);
+	return ret > 0 ? -ENOPARAM : ret;
 }
 
 static int cramfs_xip_get_tree(struct fs_context *fc)
@@ -444,28 +498,91 @@ static const struct fs_context_operations cramfs_xip_context_ops = {
 
 static int cramfs_xip_init_fs_context(struct fs_context *fc)
 {
-	struct cramfs_xip_sb_info *sbi;
-
-	if (fc->purpose == FS_CONTEXT_FOR_RECONFIGURE) {
-		fc->ops = &cramfs_xip_context_ops;
-		return 0;
-	}
-	sbi = kzalloc(sizeof(*sbi), GFP_KERNEL);
-	if (!sbi)
-		return -ENOMEM;
-	mutex_init(&sbi->zlib_lock);
-	ratelimit_state_init(&sbi->ratelimit, DEFAULT_RATELIMIT_INTERVAL,
-			     DEFAULT_RATELIMIT_BURST);
-	fc->s_fs_info = sbi;
 	fc->ops = &cramfs_xip_context_ops;
-	return 0;
+	if (fc->purpose == FS_CONTEXT_FOR_RECONFIGURE)
+		return 0;
+	fc->s_fs_info = cramfs_xip_alloc_sbi();
+	return fc->s_fs_info ? 0 : -ENOMEM;
 }
+#else
+/* Kernels before the fs_context MTD helpers: the ->mount() of old. */
+struct cramfs_xip_legacy_mount {
+	struct cramfs_xip_sb_info *sbi;
+	bool attached;		/* the superblock owns sbi now */
+};
+
+static int cramfs_xip_legacy_fill(struct super_block *sb, void *data, int silent,
+				  int (*fill)(struct super_block *sb, struct fs_context *fc))
+{
+	struct cramfs_xip_legacy_mount *m = data;
+
+	sb->s_fs_info = m->sbi;
+	m->attached = true;
+	return fill(sb, NULL);
+}
+
+static int cramfs_xip_legacy_fill_phys(struct super_block *sb, void *data, int silent)
+{
+	return cramfs_xip_legacy_fill(sb, data, silent, cramfs_xip_fill_super_phys);
+}
+
+#if IS_ENABLED(CONFIG_MTD)
+static int cramfs_xip_legacy_fill_mtd(struct super_block *sb, void *data, int silent)
+{
+	return cramfs_xip_legacy_fill(sb, data, silent, cramfs_xip_fill_super_mtd);
+}
+#endif
+
+static struct dentry *cramfs_xip_mount(struct file_system_type *fs_type, int flags,
+				       const char *dev_name, void *data)
+{
+	struct cramfs_xip_legacy_mount m = { .sbi = cramfs_xip_alloc_sbi() };
+	char *options = data, *opt, *value;
+	struct dentry *root;
+	int ret;
+
+	if (!m.sbi)
+		return ERR_PTR(-ENOMEM);
+	while ((opt = strsep(&options, ",")) != NULL) {
+		if (!*opt)
+			continue;
+		value = strchr(opt, '=');
+		if (value)
+			*value++ = 0;
+		ret = cramfs_xip_parse_option(NULL, m.sbi, opt, value);
+		if (ret > 0) {
+			pr_err("unknown mount option %s\n", opt);
+			ret = -EINVAL;
+		}
+		if (ret) {
+			kfree(m.sbi);
+			return ERR_PTR(ret);
+		}
+	}
+	if (m.sbi->opt_physaddr)
+		root = mount_nodev(fs_type, flags | SB_RDONLY, &m, cramfs_xip_legacy_fill_phys);
+#if IS_ENABLED(CONFIG_MTD)
+	else
+		root = mount_mtd(fs_type, flags | SB_RDONLY, dev_name, &m,
+				 cramfs_xip_legacy_fill_mtd);
+#else
+	else
+		root = ERR_PTR(cramfs_xip_get_tree_mtd(NULL));
+#endif
+	if (!m.attached)
+		kfree(m.sbi);
+	return root;
+}
+#endif
 
 static struct file_system_type cramfs_xip_fs_type = {
 	.owner			= THIS_MODULE,
 	.name			= "cramfs",
+#ifndef CRAMFS_XIP_COMPAT_LEGACY_MOUNT
 	.init_fs_context	= cramfs_xip_init_fs_context,
-	.parameters		= cramfs_xip_param_specs,
+#else
+	.mount			= cramfs_xip_mount,
+#endif
 	.kill_sb		= cramfs_xip_kill_sb,
 	/*
 	 * No FS_REQUIRES_DEV: with physaddr= there is no device, and the

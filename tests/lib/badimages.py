@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """Bad cramfs images for the robustness tests, deterministically from a seed.
 
-   badimages.py corpus OUTDIR COUNT SEED_IMAGE...   mutated images bad-NNNNN.img
+   badimages.py corpus OUTDIR COUNT SEED_IMAGE...   mutated images bad-NNNNN.img (from
+                                                    $BADIMAGES_START, default 0)
    badimages.py crafted OUTDIR XIP_IMAGE PSRAM_PHYS each known mainline hole, by name
    badimages.py tinyelf OUT                         a small static ELF with a read-only
                                                     and a writable segment (XIP seed)
@@ -105,10 +106,11 @@ def mutate(seed_img, rnd):
     return pad(img)
 
 
-def corpus(out, count, seeds):
+def corpus(out, count, seeds, start=0):
+    """Images start .. start + count - 1: image i is the same in every run."""
     os.makedirs(out, exist_ok=True)
     blobs = [open(s, "rb").read() for s in seeds]
-    for i in range(count):
+    for i in range(start, start + count):
         rnd = random.Random(f"cramfs-xip-{i}")
         with open(f"{out}/bad-{i:05d}.img", "wb") as f:
             f.write(mutate(rnd.choice(blobs), rnd))
@@ -169,7 +171,7 @@ def tinyelf(out):
 def main():
     cmd = sys.argv[1]
     if cmd == "corpus":
-        corpus(sys.argv[2], int(sys.argv[3]), sys.argv[4:])
+        corpus(sys.argv[2], int(sys.argv[3]), sys.argv[4:], int(os.environ.get("BADIMAGES_START", "0")))
     elif cmd == "crafted":
         crafted(sys.argv[2], sys.argv[3], int(sys.argv[4], 0))
     elif cmd == "tinyelf":

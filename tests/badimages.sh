@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make badimages: the large bad-image run (issue: "10,000+"), as boots of the
+# vexpress-a9 guest of BATCH images each (images START.. of the deterministic
+# corpus, tests/lib/badimages.py), every image mounted, read and mapped
+# through cramfs_xip. A boot passes when the guest survives its batch and the
+# kernel log has no oops, BUG, warning or sanitizer report.
+#   tests/badimages.sh [COUNT [BATCH]]      (default 10000, 1000)
+# Console logs: build-tests/badimages-vexpress-a9-<version>-<start>/.
+set -uo pipefail
+. "$(dirname "$0")/../scripts/common.sh"
+count=${1:-10000}
+batch=${2:-1000}
+top=$CRAMFS_XIP_TOP
+out=$top/build-tests/badimages-run.txt
+: > "$out"
+start=0
+while [ $start -lt $count ]; do
+	n=$((count - start < batch ? count - start : batch))
+	log "images $start..$((start + n - 1))"
+	BADIMAGES=$n BADIMAGES_START=$start GUEST_TIMEOUT=$((120 + n)) \
+		"$top/tests/guest-vexpress-a9.sh" --badimages 2> "$top/build-tests/badimages-$start.stderr" |
+		sed "s/^\(PASS\|FAIL\|SKIP\): /&[$start+$n] /" | tee -a "$out"
+	d=$top/build-tests/badimages-vexpress-a9-$KVER_DEFAULT
+	[ ! -d "$d" ] || { rm -rf "$d-$start"; mv "$d" "$d-$start"; rm -rf "$d-$start/stage"; }
+	start=$((start + n))
+done
+tried=$(sed -n 's/.*bad images: \([0-9]*\) tried.*/\1/p' "$out" | paste -sd+ | bc)
+mounted=$(sed -n 's/.*tried, \([0-9]*\) mounted.*/\1/p' "$out" | paste -sd+ | bc)
+echo
+echo "bad images: ${tried:-0} of $count tried, ${mounted:-0} mounted, read and mapped"
+passed=$(grep -c '^PASS: ' "$out")
+failed=$(grep -c '^FAIL: ' "$out")
+[ "${tried:-0}" = "$count" ] || { echo "FAIL: not every image was tried"; failed=$((failed + 1)); }
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
