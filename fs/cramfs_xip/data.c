@@ -10,6 +10,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/fs.h>
+#include <linux/gfp.h>
 #include <linux/pagemap.h>
 #include <linux/vmalloc.h>
 #include <linux/zlib.h>
@@ -201,11 +202,19 @@ const struct address_space_operations cramfs_xip_aops = {
  * cramfs_xip_zlib_init() - allocate the zlib workspace of one mount
  * @sbi: the mount
  *
+ * Held only while the filesystem is mounted. Without an MMU, vmalloc() is
+ * kmalloc(), which would round the ~43 KB up to a 64 KiB block: there,
+ * alloc_pages_exact() keeps just the pages the workspace needs.
+ *
  * Return: 0 or -ENOMEM.
  */
 int cramfs_xip_zlib_init(struct cramfs_xip_sb_info *sbi)
 {
-	sbi->zlib_workspace = vmalloc(zlib_inflate_workspacesize());
+	if (IS_ENABLED(CONFIG_MMU))
+		sbi->zlib_workspace = vmalloc(zlib_inflate_workspacesize());
+	else
+		sbi->zlib_workspace = alloc_pages_exact(zlib_inflate_workspacesize(),
+							GFP_KERNEL);
 	return sbi->zlib_workspace ? 0 : -ENOMEM;
 }
 
@@ -215,6 +224,11 @@ int cramfs_xip_zlib_init(struct cramfs_xip_sb_info *sbi)
  */
 void cramfs_xip_zlib_exit(struct cramfs_xip_sb_info *sbi)
 {
-	vfree(sbi->zlib_workspace);
+	if (!sbi->zlib_workspace)
+		return;
+	if (IS_ENABLED(CONFIG_MMU))
+		vfree(sbi->zlib_workspace);
+	else
+		free_pages_exact(sbi->zlib_workspace, zlib_inflate_workspacesize());
 	sbi->zlib_workspace = NULL;
 }

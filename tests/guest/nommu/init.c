@@ -331,6 +331,45 @@ static void root_suite(char *a, char *b)
 	result(ok, "root: 2 instances of the FDPIC program run in place from flash");
 }
 
+/*
+ * RAM a filesystem module costs on this board: MemFree lost by loading it
+ * and by one mount (code, slabs, zlib workspace, mainline's buffers). The
+ * first round (@report 0) only warms up what any first load and mount
+ * allocate, so that the order of the two modules does not matter.
+ */
+static void footprint(const char *label, const char *path, const char *name, char *b,
+		      int report)
+{
+	long m0, m1, m2;
+
+	m0 = meminfo("MemFree:", b);
+	if (load_module(path) != 0) {
+		if (report)
+			put("RESULT SKIP footprint: module did not load\n");
+		return;
+	}
+	m1 = meminfo("MemFree:", b);
+	if (sys6(__NR_mount, (long)"mtd:fs_partition", (long)"/mnt", (long)"cramfs", MS_RDONLY,
+		 (long)"", 0) != 0) {
+		sys2(__NR_delete_module, name, 0);
+		if (report)
+			put("RESULT FAIL footprint: mount failed\n");
+		return;
+	}
+	m2 = meminfo("MemFree:", b);
+	sys2(__NR_umount2, "/mnt", 0);
+	sys2(__NR_delete_module, name, 0);
+	if (!report)
+		return;
+	put("BENCH nommu-footprint ");
+	put(label);
+	put(" load ");
+	put_dec(m0 - m1);
+	put(" mount ");
+	put_dec(m1 - m2);
+	put(" kB\n");
+}
+
 void init_main(long *sp)
 {
 	char a[BUF], b[BUF];
@@ -345,6 +384,10 @@ void init_main(long *sp)
 	sys2(__NR_mkdir, "/proc", 0755);
 	sys6(__NR_mount, (long)"proc", (long)"/proc", (long)"proc", 0, 0, 0);
 	put("GUEST-START nommu\n");
+	footprint("cramfs_xip", "/lib/modules/cramfs_xip.ko", "cramfs_xip", b, 0);
+	footprint("mainline cramfs", "/lib/modules/cramfs.ko", "cramfs", b, 0);
+	footprint("cramfs_xip", "/lib/modules/cramfs_xip.ko", "cramfs_xip", b, 1);
+	footprint("mainline cramfs", "/lib/modules/cramfs.ko", "cramfs", b, 1);
 	result(load_module("/lib/modules/cramfs_xip.ko") == 0, "cramfs_xip: module loads");
 	suite("cramfs_xip", a, b);
 	result(sys2(__NR_delete_module, "cramfs_xip", 0) == 0, "cramfs_xip: module unloads");
