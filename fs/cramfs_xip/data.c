@@ -12,6 +12,7 @@
 #include <linux/fs.h>
 #include <linux/gfp.h>
 #include <linux/pagemap.h>
+#include <linux/sched/mm.h>
 #include <linux/vmalloc.h>
 #include <linux/zlib.h>
 #include "internal.h"
@@ -111,6 +112,30 @@ check:
 	return 0;
 }
 
+/*
+ * The zlib workspace of a mount, allocated when it first decompresses a
+ * block (an image read only through XIP mappings never needs one) and held
+ * until unmount. Called under zlib_lock. Without an MMU, vmalloc() is
+ * kmalloc(), which would round the ~43 KB up to a 64 KiB block: there,
+ * alloc_pages_exact() keeps just the pages the workspace needs.
+ */
+static void *cramfs_xip_zlib_workspace(struct cramfs_xip_sb_info *sbi)
+{
+	unsigned int nofs;
+
+	if (sbi->zlib_workspace)
+		return sbi->zlib_workspace;
+	/* We may hold a locked page-cache page: reclaim must not re-enter filesystems. */
+	nofs = memalloc_nofs_save();
+	if (IS_ENABLED(CONFIG_MMU))
+		sbi->zlib_workspace = vmalloc(zlib_inflate_workspacesize());
+	else
+		sbi->zlib_workspace = alloc_pages_exact(zlib_inflate_workspacesize(),
+							GFP_KERNEL);
+	memalloc_nofs_restore(nofs);
+	return sbi->zlib_workspace;
+}
+
 static int cramfs_xip_inflate(struct super_block *sb, void *dst, u32 want,
 			      const void *src, u32 len)
 {
@@ -119,7 +144,12 @@ static int cramfs_xip_inflate(struct super_block *sb, void *dst, u32 want,
 	int err;
 
 	mutex_lock(&sbi->zlib_lock);
-	stream.workspace = sbi->zlib_workspace;
+	stream.workspace = cramfs_xip_zlib_workspace(sbi);
+	if (!stream.workspace) {
+		mutex_unlock(&sbi->zlib_lock);
+		cramfs_xip_err(sb, "no memory for the zlib workspace");
+		return -ENOMEM;
+	}
 	stream.next_in = src;
 	stream.avail_in = len;
 	stream.next_out = dst;
@@ -199,27 +229,7 @@ const struct address_space_operations cramfs_xip_aops = {
 #endif
 
 /**
- * cramfs_xip_zlib_init() - allocate the zlib workspace of one mount
- * @sbi: the mount
- *
- * Held only while the filesystem is mounted. Without an MMU, vmalloc() is
- * kmalloc(), which would round the ~43 KB up to a 64 KiB block: there,
- * alloc_pages_exact() keeps just the pages the workspace needs.
- *
- * Return: 0 or -ENOMEM.
- */
-int cramfs_xip_zlib_init(struct cramfs_xip_sb_info *sbi)
-{
-	if (IS_ENABLED(CONFIG_MMU))
-		sbi->zlib_workspace = vmalloc(zlib_inflate_workspacesize());
-	else
-		sbi->zlib_workspace = alloc_pages_exact(zlib_inflate_workspacesize(),
-							GFP_KERNEL);
-	return sbi->zlib_workspace ? 0 : -ENOMEM;
-}
-
-/**
- * cramfs_xip_zlib_exit() - free what cramfs_xip_zlib_init() allocated
+ * cramfs_xip_zlib_exit() - free the zlib workspace of a mount, if it has one
  * @sbi: the mount
  */
 void cramfs_xip_zlib_exit(struct cramfs_xip_sb_info *sbi)

@@ -26,7 +26,7 @@ struct cramfs_xip_sb_info {
 	bool memremapped;		/* mapped by physaddr=, not by MTD point */
 	phys_addr_t opt_physaddr;	/* physaddr=, 0 if not given */
 
-	/* zlib: one stream per mount, allocated only while mounted. */
+	/* zlib: one workspace per mount, from its first compressed block to unmount. */
 	struct mutex zlib_lock;
 	void *zlib_workspace;
 
@@ -87,7 +87,6 @@ struct cramfs_xip_block {
 
 extern const struct address_space_operations cramfs_xip_aops;
 int cramfs_xip_get_block(struct inode *inode, pgoff_t index, struct cramfs_xip_block *b);
-int cramfs_xip_zlib_init(struct cramfs_xip_sb_info *sbi);
 void cramfs_xip_zlib_exit(struct cramfs_xip_sb_info *sbi);
 
 /* xip.c */

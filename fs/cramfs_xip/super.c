@@ -252,9 +252,6 @@ static int cramfs_xip_fill_common(struct super_block *sb, struct fs_context *fc)
 	err = cramfs_xip_read_super(sb, fc, &root);
 	if (err)
 		return err;
-	err = cramfs_xip_zlib_init(sbi);
-	if (err)
-		return err;
 
 	inode = cramfs_xip_iget(sb, &root, 1);
 	if (IS_ERR(inode))
