@@ -61,8 +61,9 @@ badimages:
 	scripts/setup-host.sh
 	tests/badimages.sh $(BADIMAGES)
 
-bench: tools
+bench:
 	scripts/setup-host.sh
+	$(MAKE) tools
 	tests/bench.sh
 
 clean:

@@ -88,9 +88,10 @@ nbad=${BADIMAGES:-300}
 [ $variant = $board ] || nbad=${BADIMAGES:-100}
 python3 "$top/tests/lib/badimages.py" corpus "$work/stage/badimages" "$nbad" \
 	"$img/tiny.img" "$img/types.img" "$img/smallxip.img"
-# BusyBox alone, for the benchmark.
-mkdir -p "$work/trees/busybox/bin"
+# BusyBox and a small compressed file, for the benchmark.
+mkdir -p "$work/trees/busybox/bin" "$work/trees/busybox/etc"
 cp "$CRAMFS_XIP_CACHE/guest-debs/root/bin/busybox" "$work/trees/busybox/bin/"
+seq 1 2000 > "$work/trees/busybox/etc/numbers.txt"
 python3 - "$img" <<'PY'
 import sys
 d = sys.argv[1]
@@ -136,6 +137,10 @@ done
 	cp "$kb/lib/zlib_inflate/zlib_inflate.ko" "$work/stage/lib/modules/deps/"
 cp "$top/tests/guest/init" "$work/stage/init"
 cp "$work/xiptest" "$work/stage/bin/"
+if [ $suite = bench ]; then
+	"${CROSS_COMPILE}gcc" -static -O2 -Wall -o "$work/stage/bin/benchtool" \
+		"$top/tests/guest/benchtool.c"
+fi
 cp "$top/tests/guest/lib.sh" "$top/tests/lib/manifest.sh" "$work/stage/tests/"
 if [ $suite = badimages ]; then
 	cp "$top/tests/guest/vexpress-a9/55-badimages.sh" "$work/stage/tests/"
