@@ -4,6 +4,7 @@
 #
 #   make [KDIR=<kernel build dir>] [ARCH=arm CROSS_COMPILE=arm-linux-gnueabi-]
 #   make tools | install | check | demo | bench | badimages | fuzz | clean
+#   make check-debug | badimages-debug     (under the debug kernel)
 
 KDIR ?= /lib/modules/$(shell uname -r)/build
 PREFIX ?= /usr/local
@@ -21,7 +22,7 @@ endif
 
 TOOLS := scripts/mkcramfs scripts/cramfsck
 
-.PHONY: all modules tools install modules_install tools_install check demo bench badimages fuzz clean
+.PHONY: all modules tools install modules_install tools_install check check-debug demo bench badimages badimages-debug fuzz clean
 
 all: modules
 
@@ -51,6 +52,12 @@ check:
 	scripts/setup-host.sh
 	tests/run-all.sh
 
+# The vexpress-a9 guest tests again under KASAN, kmemleak and lockdep: not
+# part of check (a kernel build of its own, and several times slower).
+check-debug:
+	scripts/setup-host.sh
+	SUITES=vexpress-a9-debug tests/run-all.sh
+
 demo:
 	scripts/setup-host.sh
 	tests/demo.sh
@@ -60,6 +67,10 @@ BADIMAGES ?= 10000
 badimages:
 	scripts/setup-host.sh
 	tests/badimages.sh $(BADIMAGES)
+
+badimages-debug:
+	scripts/setup-host.sh
+	tests/badimages.sh --debug $(BADIMAGES)
 
 bench:
 	scripts/setup-host.sh

@@ -6,23 +6,34 @@
 # corpus, tests/lib/badimages.py), every image mounted, read and mapped
 # through cramfs_xip. A boot passes when the guest survives its batch and the
 # kernel log has no oops, BUG, warning or sanitizer report.
-#   tests/badimages.sh [COUNT [BATCH]]      (default 10000, 1000)
-# Console logs: build-tests/badimages-vexpress-a9-<version>-<start>/.
+#   tests/badimages.sh [--debug] [COUNT [BATCH]]      (default 10000, 1000)
+# --debug boots the debug kernel (KASAN, kmemleak, lockdep: debug.config),
+# several times slower, so that sanitizer reports fail the run too.
+# Console logs: build-tests/badimages-vexpress-a9[-debug]-<version>-<start>/.
 set -uo pipefail
 . "$(dirname "$0")/../scripts/common.sh"
+debug=()
+variant=vexpress-a9
+per_image=1
+if [ "${1:-}" = --debug ]; then
+	debug=(--debug)
+	variant=vexpress-a9-debug
+	per_image=4
+	shift
+fi
 count=${1:-10000}
 batch=${2:-1000}
 top=$CRAMFS_XIP_TOP
-out=$top/build-tests/badimages-run.txt
+out=$top/build-tests/badimages-$variant-run.txt
 : > "$out"
 start=0
 while [ $start -lt $count ]; do
 	n=$((count - start < batch ? count - start : batch))
 	log "images $start..$((start + n - 1))"
-	BADIMAGES=$n BADIMAGES_START=$start GUEST_TIMEOUT=$((120 + n)) \
-		"$top/tests/guest-vexpress-a9.sh" --badimages 2> "$top/build-tests/badimages-$start.stderr" |
+	BADIMAGES=$n BADIMAGES_START=$start GUEST_TIMEOUT=$((120 + per_image * n)) \
+		"$top/tests/guest-vexpress-a9.sh" --badimages "${debug[@]}" 2> "$top/build-tests/badimages-$variant-$start.stderr" |
 		sed "s/^\(PASS\|FAIL\|SKIP\): /&[$start+$n] /" | tee -a "$out"
-	d=$top/build-tests/badimages-vexpress-a9-$KVER_DEFAULT
+	d=$top/build-tests/badimages-$variant-$KVER_DEFAULT
 	[ ! -d "$d" ] || { rm -rf "$d-$start"; mv "$d" "$d-$start"; rm -rf "$d-$start/stage"; }
 	start=$((start + n))
 done
