@@ -8,7 +8,8 @@
 set -u
 console=$1
 suite=$2
-tr -d '\r' < "$console" | sed -n 's/^RESULT \(PASS\|FAIL\|SKIP\) \(.*\)$/\1: '"$suite"': \2/p'
+tr -d '\r' < "$console" |
+	awk -v suite="$suite" '/^RESULT (PASS|FAIL|SKIP) / { print $2 ": " suite ": " substr($0, length($2) + 9) }'
 if grep -q '^GUEST-DONE' "$console"; then
 	echo "PASS: $suite: guest ran every test and finished"
 else
