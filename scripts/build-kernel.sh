@@ -48,8 +48,20 @@ fi
 "$CRAMFS_XIP_TOP/scripts/add-to-kernel.sh" "$src" >&2
 
 kmake() { make -s -C "$src" O="$out" ARCH=arm CROSS_COMPILE="$CROSS_COMPILE" "$@"; }
+# make goes by timestamps, which do not tell two checkouts apart (the link
+# may have pointed at another one for the last build, whose files were newer):
+# our objects are dropped whenever the sources' contents differ from the last build's.
+builtin_sources() {
+	local sum
+	sum=$(cat "$CRAMFS_XIP_TOP"/fs/cramfs_xip/{*.[ch],Kconfig,Makefile} | sha256sum | cut -c1-16)
+	[ "$(cat "$out/.cramfs-xip-src" 2>/dev/null)" = "$sum" ] || rm -rf "$out/fs/cramfs_xip"
+	echo "$sum" > "$out/.cramfs-xip-src"
+}
 if [ -f "$out/.cramfs-xip-built" ]; then
-	[ $builtin = 0 ] || kmake -j"$JOBS" $KERNEL_TARGETS >&2
+	if [ $builtin = 1 ]; then
+		builtin_sources
+		kmake -j"$JOBS" $KERNEL_TARGETS >&2
+	fi
 	echo "$out"
 	exit 0
 fi
@@ -62,6 +74,7 @@ if [ ${#fragments[@]} -gt 1 ]; then
 	(cd "$src" && ARCH=arm scripts/kconfig/merge_config.sh -m -O "$out" "$out/.config" \
 		"${fragments[@]}" >/dev/null)
 	kmake olddefconfig >&2
+	[ $builtin = 0 ] || builtin_sources
 	kmake -j"$JOBS" $KERNEL_TARGETS >&2
 	touch "$out/.cramfs-xip-built"
 	echo "$out"
