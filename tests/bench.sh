@@ -42,6 +42,14 @@ GUEST_TIMEOUT=${GUEST_TIMEOUT:-900} "$top/tests/guest-vexpress-a9.sh" --bench >>
 grep -q '^BENCH ram ' "$res" && grep -q '^BENCH speed ' "$res" ||
 	die "the guest measured nothing: see build-tests/"
 
+# The no-MMU board: MemFree for K instances of a program run in place and
+# compressed, the RAM each module holds, the kernel with and without MTD.
+"$top/tests/guest-mps2-an385.sh" > "$out/mps2.txt" 2> "$out/mps2.stderr" ||
+	log "mps2-an385: some checks failed (figures kept): see $out/mps2.txt"
+m=$top/build-tests/mps2-an385-$KVER_DEFAULT
+tr -d '\r' < "$m/console.log" | grep '^BENCH nommu' >> "$res" || true
+cat "$m/kernel-size.txt" >> "$res" 2> /dev/null || true
+
 # Module sizes, same compiler and configuration.
 kb=$("$top/scripts/build-kernel.sh" vexpress-a9)
 for m in "cramfs_xip $top/build-tests/module-vexpress-a9-$KVER_DEFAULT/fs/cramfs_xip/cramfs_xip.ko" \
