@@ -21,7 +21,7 @@ def main():
     for f in lines:
         if f[1] == "ram":
             mod, img, n = f[2], f[3], int(f[4])
-            ram[(mod, img, n)] = [int(x) for x in f[5:10]]
+            ram[(mod, img, n)] = [int(x) for x in f[5:11]]
     ns = sorted({k[2] for k in ram})
     md = ["# Benchmarks", "",
           f"Made by `make bench` on {datetime.date.today()} in QEMU vexpress-a9 (Cortex-A9, "
@@ -34,17 +34,19 @@ def main():
           "Page cache is dropped before each run. *Cached* is the page cache the run "
           "added; *Rss*/*Pss* are summed over the processes (`smaps_rollup`); "
           "*Anon* is their private memory. The RAM a run costs is *Cached* + Σ *Anon*; "
-          "*MemFree* is how much free memory dropped (noisy at this scale).", "",
+          "*MemFree* is how much free memory dropped (noisy at this scale). *Text Rss* "
+          "is the RAM mapped as BusyBox's text, summed over the processes: page-cache "
+          "pages for a compressed image, none when the text runs from flash.", "",
           "| module | image | N | RAM kB (Cached + Σ Anon) | Cached growth kB | Σ Rss kB "
-          "| Σ Pss kB | Σ Anon kB | MemFree drop kB |",
-          "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+          "| Σ Pss kB | Σ Anon kB | Σ text Rss kB | MemFree drop kB |",
+          "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for mod in ("cramfs_xip", "mainline"):
         for img in ("xip", "zlib"):
             for n in ns:
                 v = ram.get((mod, img, n))
                 if v:
                     md.append(f"| {mod} | {img} | {n} | {v[1] + v[4]} | {v[1]} | {v[2]} | {v[3]} "
-                              f"| {v[4]} | {v[0]} |")
+                              f"| {v[4]} | {v[5]} | {v[0]} |")
     md += ["", "![RAM against N](bench-ram.png)", ""]
     fig, ax = plt.subplots(figsize=(6, 4))
     for mod, style in (("cramfs_xip", "-"), ("mainline", ":")):
@@ -151,7 +153,8 @@ def footprint(lines):
           "kernel configuration), and the kernel memory each holds in the guest "
           "(Slab + VmallocUsed: module code and data, slabs, vmalloc'd workspaces; "
           "page granular): gained by `insmod`, by one mount of the XIP image, and by "
-          "that mount's first decompressed block (after a warm-up round). Mainline "
+          "that mount's first decompressed block (medians of 7 rounds after a warm-up "
+          "round; single rounds move by a few pages with unrelated slab reclaim). Mainline "
           "allocates its zlib workspace when loaded and keeps its 32 KiB of "
           "block-device buffers in `.bss`; cramfs_xip allocates a workspace when a "
           "mount first decompresses and frees it at unmount.", "",

@@ -2,6 +2,7 @@
 # RAM used by N sleeping BusyBox processes, run from an XIP image and from a
 # compressed image of the same tree, through cramfs_xip and mainline cramfs.
 # Prints: BENCH ram MODULE IMAGE N MEMFREE_DROP_KB CACHED_GROWTH_KB RSS_KB PSS_KB ANON_KB
+# TEXT_RSS_KB (the last: RAM pages mapped as BusyBox's text, summed; XIP maps none).
 echo 1 > /proc/sys/kernel/printk
 meminfo() { sed -n "s/^$1: *\([0-9]*\) kB/\1/p" /proc/meminfo; }
 sum_rollup() {	# sum_rollup FIELD PIDS...
@@ -13,6 +14,12 @@ sum_rollup() {	# sum_rollup FIELD PIDS...
 		t=$((t + ${v:-0}))
 	done
 	echo $t
+}
+text_rss() {	# text_rss PIDS...: Rss of BusyBox's executable mapping, summed
+	for p in "$@"; do
+		awk '/ r-xp .*\/mnt\/bin\/busybox$/ { t = 1; next }
+		     t && /^Rss:/ { print $2; exit }' /proc/$p/smaps
+	done | awk '{ t += $1 } END { print t + 0 }'
 }
 ram_run() {	# ram_run MODULE IMAGE MTD
 	for n in 1 4 16; do
@@ -32,7 +39,7 @@ ram_run() {	# ram_run MODULE IMAGE MTD
 		sleep 3
 		free1=$(meminfo MemFree)
 		cached1=$(meminfo Cached)
-		echo "BENCH ram $1 $2 $n $((free0 - free1)) $((cached1 - cached0)) $(sum_rollup Rss $pids) $(sum_rollup Pss $pids) $(sum_rollup Anonymous $pids)"
+		echo "BENCH ram $1 $2 $n $((free0 - free1)) $((cached1 - cached0)) $(sum_rollup Rss $pids) $(sum_rollup Pss $pids) $(sum_rollup Anonymous $pids) $(text_rss $pids)"
 		kill $pids
 		wait $pids 2>/dev/null
 		umount /mnt

@@ -2,10 +2,13 @@
 # Kernel memory each module holds (Slab + VmallocUsed, which covers module
 # code and data, slabs and vmalloc'd workspaces): after insmod, after a mount
 # of the XIP image, and after that mount has decompressed a block. A first
-# unreported round warms up what any first load and mount allocate. Prints
+# unreported round warms up what any first load and mount allocate; the
+# figures are the medians of the next ROUNDS rounds (slab counts move with
+# whatever else the kernel frees meanwhile). Prints
 # BENCH footprint MODULE load KB mount KB zlib KB.
+ROUNDS=${ROUNDS:-7}
 kmem() { echo $(($(meminfo Slab) + $(meminfo VmallocUsed))); }
-footprint() {	# footprint MODULE KO NAME REPORT
+footprint() {	# footprint MODULE KO NAME: one round, appended to /tmp/fp-MODULE
 	sync
 	echo 3 > /proc/sys/vm/drop_caches
 	m0=$(kmem)
@@ -17,9 +20,21 @@ footprint() {	# footprint MODULE KO NAME REPORT
 	m3=$(kmem)
 	umount /mnt
 	rmmod "$3"
-	[ "$4" = 1 ] && echo "BENCH footprint $1 load $((m1 - m0)) mount $((m2 - m1)) zlib $((m3 - m2))"
+	echo "$((m1 - m0)) $((m2 - m1)) $((m3 - m2))" >> "/tmp/fp-$1"
 }
-for round in 0 1; do
-	footprint cramfs_xip /lib/modules/cramfs_xip.ko cramfs_xip $round
-	footprint mainline /lib/modules/cramfs.ko cramfs $round
+median() {	# median COLUMN FILE
+	cut -d' ' -f"$1" "$2" | sort -n | sed -n "$((($(wc -l < "$2") + 1) / 2))p"
+}
+for m in cramfs_xip mainline; do
+	rm -f "/tmp/fp-$m"
+done
+for round in $(seq 0 "$ROUNDS"); do
+	footprint cramfs_xip /lib/modules/cramfs_xip.ko cramfs_xip
+	footprint mainline /lib/modules/cramfs.ko cramfs
+	[ "$round" = 0 ] && rm -f /tmp/fp-cramfs_xip /tmp/fp-mainline
+done
+for m in cramfs_xip mainline; do
+	[ -s "/tmp/fp-$m" ] || continue
+	echo "BENCH footprint $m load $(median 1 "/tmp/fp-$m") mount $(median 2 "/tmp/fp-$m")" \
+		"zlib $(median 3 "/tmp/fp-$m")"
 done
