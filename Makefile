@@ -62,15 +62,17 @@ demo:
 	scripts/setup-host.sh
 	tests/demo.sh
 
-# The large bad-image run (BADIMAGES images, default 10000): not part of check.
+# The large bad-image run (BADIMAGES images from number BADIMAGES_FROM, default
+# 10000 from 0): not part of check.
 BADIMAGES ?= 10000
+BADIMAGES_FROM ?= 0
 badimages:
 	scripts/setup-host.sh
-	tests/badimages.sh $(BADIMAGES)
+	tests/badimages.sh --from $(BADIMAGES_FROM) $(BADIMAGES)
 
 badimages-debug:
 	scripts/setup-host.sh
-	tests/badimages.sh --debug $(BADIMAGES)
+	tests/badimages.sh --debug --from $(BADIMAGES_FROM) $(BADIMAGES)
 
 bench:
 	scripts/setup-host.sh

@@ -6,9 +6,11 @@
 # corpus, tests/lib/badimages.py), every image mounted, read and mapped
 # through cramfs_xip. A boot passes when the guest survives its batch and the
 # kernel log has no oops, BUG, warning or sanitizer report.
-#   tests/badimages.sh [--debug] [COUNT [BATCH]]      (default 10000, 1000)
-# --debug boots the debug kernel (KASAN, kmemleak, lockdep: debug.config),
-# several times slower, so that sanitizer reports fail the run too.
+#   tests/badimages.sh [--debug] [--from START] [COUNT [BATCH]]
+# runs COUNT images (default 10000) from image START (default 0), BATCH
+# (default 1000) per boot. --debug boots the debug kernel (KASAN, kmemleak,
+# lockdep: debug.config), several times slower, so that sanitizer reports
+# fail the run too. --from resumes a run, or splits one between checkouts.
 # Console logs: build-tests/badimages-vexpress-a9[-debug]-<version>-<start>/.
 set -uo pipefail
 . "$(dirname "$0")/../scripts/common.sh"
@@ -21,14 +23,24 @@ if [ "${1:-}" = --debug ]; then
 	per_image=4
 	shift
 fi
+from=0
+if [ "${1:-}" = --from ]; then
+	from=${2:?--from needs an image number}
+	shift 2
+fi
 count=${1:-10000}
 batch=${2:-1000}
+for v in "$from" "$count" "$batch"; do
+	[[ $v =~ ^[0-9]+$ ]] || die "not a number: $v (usage: $0 [--debug] [--from START] [COUNT [BATCH]])"
+done
+[ "$batch" -gt 0 ] && [ "$count" -gt 0 ] || die "COUNT and BATCH must be at least 1"
 top=$CRAMFS_XIP_TOP
 out=$top/build-tests/badimages-$variant-run.txt
 : > "$out"
-start=0
-while [ $start -lt $count ]; do
-	n=$((count - start < batch ? count - start : batch))
+end=$((from + count))
+start=$from
+while [ $start -lt $end ]; do
+	n=$((end - start < batch ? end - start : batch))
 	log "images $start..$((start + n - 1))"
 	BADIMAGES=$n BADIMAGES_START=$start GUEST_TIMEOUT=$((120 + per_image * n)) \
 		"$top/tests/guest-vexpress-a9.sh" --badimages "${debug[@]}" 2> "$top/build-tests/badimages-$variant-$start.stderr" |
@@ -40,7 +52,7 @@ done
 tried=$(sed -n 's/.*bad images: \([0-9]*\) tried.*/\1/p' "$out" | paste -sd+ | bc)
 mounted=$(sed -n 's/.*tried, \([0-9]*\) mounted.*/\1/p' "$out" | paste -sd+ | bc)
 echo
-echo "bad images: ${tried:-0} of $count tried, ${mounted:-0} mounted, read and mapped"
+echo "bad images $from..$((end - 1)): ${tried:-0} of $count tried, ${mounted:-0} mounted, read and mapped"
 passed=$(grep -c '^PASS: ' "$out")
 failed=$(grep -c '^FAIL: ' "$out")
 [ "${tried:-0}" = "$count" ] || { echo "FAIL: not every image was tried"; failed=$((failed + 1)); }
