@@ -20,6 +20,16 @@ for f in "$@"; do
 	fragments+=("$(readlink -f "$f")")
 done
 
+# One build at a time for every checkout sharing the cache: the source tree,
+# its fs/cramfs_xip link and the build directories are shared. The call for a
+# base kernel below runs under its caller's lock.
+if [ -z "${CRAMFS_XIP_KERNEL_LOCKED:-}" ]; then
+	mkdir -p "$CRAMFS_XIP_CACHE"
+	exec 9> "$CRAMFS_XIP_CACHE/build.lock"
+	flock 9
+	export CRAMFS_XIP_KERNEL_LOCKED=1
+fi
+
 tarball=/usr/src/linux-source-$kver.tar.xz
 [ -f "$tarball" ] || die "$tarball missing: run scripts/setup-host.sh"
 
