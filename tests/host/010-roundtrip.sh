@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # tree -> mkcramfs -> cramfsck -x -> the same tree: content, modes, links, devices, owners.
+# checks: 11
 . "$(dirname "$0")/lib.sh"
-T=$(trees)
+trees
 roundtrip() {
 	local tree=$1 tag=$2
 	shift 2

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # Interoperability with util-linux mkfs.cramfs / fsck.cramfs, both byte orders.
+# checks: 31
 . "$(dirname "$0")/lib.sh"
-T=$(trees)
-command -v mkfs.cramfs > /dev/null || { skip "util-linux cramfs tools not installed"; exit 0; }
+trees
+command -v mkfs.cramfs > /dev/null || skip_all "util-linux cramfs tools not installed"
 for tree in tiny types big; do
 	for order in little big; do
 		ours=$WORK/io-$tree-$order-ours.img

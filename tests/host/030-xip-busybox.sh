@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # mkcramfs -X on the armhf BusyBox: read-only segments XIP and page-aligned,
 # page by page as readelf -l describes them; everything else compressed.
+# checks: 8
 . "$(dirname "$0")/lib.sh"
 bb=$(busybox_armhf)
-[ -f "$bb" ] || { skip "armhf BusyBox not unpacked (scripts/setup-host.sh)"; exit 0; }
+[ -f "$bb" ] || skip_all "armhf BusyBox not unpacked (scripts/setup-host.sh)"
 src=$WORK/bbtree
 mkdir -p "$src/bin"
 cp "$bb" "$src/bin/busybox"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # Inputs the format cannot hold, and damaged images: clear messages, fsck exit codes.
+# checks: 13
 . "$(dirname "$0")/lib.sh"
 d=$WORK/err
 rm -rf "$d"
@@ -10,14 +11,6 @@ echo x > "$d/longname/$long"
 truncate -s $((16 * 1024 * 1024)) "$d/bigfile/huge"
 echo x > "$d/ok/file"
 
-status_and_says() {	# status_and_says STATUS TEXT CMD...: exit STATUS, stderr mentions TEXT
-	local want=$1 text=$2
-	shift 2
-	"$@" > "$WORK/out" 2> "$WORK/err.txt"
-	local rc=$?
-	[ $rc -eq "$want" ] || { echo "exit $rc, wanted $want"; cat "$WORK/err.txt"; return 1; }
-	grep -qF -- "$text" "$WORK/err.txt" || { echo "stderr lacks '$text':"; cat "$WORK/err.txt"; return 1; }
-}
 check "name over 252 bytes: error naming the file" \
 	status_and_says 8 "/$long" "$MKCRAMFS" "$d/longname" "$d/o.img"
 check "file of 16 MiB: error naming the file and the limit" \

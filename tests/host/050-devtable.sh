@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # A makedevs-style table puts device nodes and owners in the image without root.
+# checks: 8
 . "$(dirname "$0")/lib.sh"
 d=$WORK/devtable
 rm -rf "$d"

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # Same tree and options: the same bytes, whatever the times and creation order.
+# checks: 4
 . "$(dirname "$0")/lib.sh"
-T=$(trees)
+trees
 d=$WORK/repro
 rm -rf "$d"
 mkdir -p "$d"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# Choosing what executes in place: rules files, the sticky bit, and -A.
+# Choosing what executes in place: rules files and -A (the sticky bit: 010-roundtrip).
+# checks: 7
 . "$(dirname "$0")/lib.sh"
 bb=$(busybox_armhf)
 d=$WORK/rules
@@ -20,7 +21,9 @@ check "rules image is clean" "$CRAMFSCK" "$d/img"
 check "xip GLOB: a data file stored whole for XIP" grep -q '\[0 zlib 0 plain 5 xip 0 hole\] /data/table.bin' "$d/list"
 check "unmatched text file stays compressed" grep -q '\[3 zlib 0 plain 0 xip 0 hole\] /data/readme' "$d/list"
 if [ -f "$bb" ]; then
-	check "noxip GLOB: busybox not XIP" grep -q '0 xip 0 hole\] /bin/busybox' "$d/list"
+	check "noxip GLOB: busybox not XIP" grep -q ' 0 xip 0 hole\] /bin/busybox$' "$d/list"
+else
+	skip "noxip GLOB: armhf BusyBox not unpacked (scripts/setup-host.sh)"
 fi
 "$MKCRAMFS" -X "$d/tree" "$d/mmu.img" > /dev/null
 "$MKCRAMFS" -X -A 64 "$d/tree" "$d/nommu.img" > /dev/null

@@ -3,12 +3,13 @@
 # cramfsck built with AddressSanitizer and UBSan over hundreds of mutated
 # images and every saved fuzzer crash: errors are reported (exit 4), never a
 # crash, a sanitizer report or a hang.
+# checks: 3
 . "$(dirname "$0")/lib.sh"
-command -v clang > /dev/null || { skip "clang not installed"; exit 0; }
+command -v clang > /dev/null || skip_all "clang not installed"
 d=$WORK/badimg
 rm -rf "$d"
 mkdir -p "$d"
-T=$(trees)
+trees
 clang -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=undefined -I"$TOP/fs/cramfs_xip" \
 	-o "$d/cramfsck-asan" "$TOP/scripts/cramfsck.c" "$TOP/scripts/image.c" -lz
 python3 "$TOP/tests/lib/badimages.py" tinyelf "$d/tiny-elf"

@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Kernel coding style (checkpatch.pl from linux-source-6.1) on every C file,
 # and an SPDX line on every file we ship.
+# checks: 2
 . "$(dirname "$0")/lib.sh"
 tarball=/usr/src/linux-source-6.1.tar.xz
 cp_dir=$WORK/../checkpatch-6.1

@@ -1,11 +1,20 @@
 # SPDX-License-Identifier: GPL-2.0
 # Helpers for host tests: sourced by each tests/host/NNN-*.sh.
 # Environment from run.sh: TOP, MKCRAMFS, CRAMFSCK, WORK.
+# Each script says how many PASS/FAIL/SKIP lines it prints, in a line
+# "# checks: N" or with plan N, and run.sh holds it to that.
 set -u
 suite=host:$(basename "$0" .sh)
 pass() { echo "PASS: $suite: $*"; }
 fail() { echo "FAIL: $suite: $*"; }
 skip() { echo "SKIP: $suite: $*"; }
+# plan N: this script runs N checks (when N comes from its data).
+plan() { echo "PLAN: $suite: $1"; }
+# skip_all REASON: none of this script's checks can run here.
+skip_all() {
+	skip "$*"
+	exit 77
+}
 
 # check NAME CMD...: CMD must succeed; its output is shown on failure.
 check() {
@@ -27,12 +36,33 @@ status_is() {
 	[ $? -eq "$want" ]
 }
 
+# status_and_says STATUS TEXT CMD...: CMD exits with STATUS and its stderr mentions TEXT.
+status_and_says() {
+	local want=$1 text=$2
+	shift 2
+	"$@" > "$WORK/out" 2> "$WORK/err.txt"
+	local rc=$?
+	[ $rc -eq "$want" ] || { echo "exit $rc, wanted $want"; cat "$WORK/err.txt"; return 1; }
+	grep -qF -- "$text" "$WORK/err.txt" || { echo "stderr lacks '$text':"; cat "$WORK/err.txt"; return 1; }
+}
+
 manifest() { "$TOP/tests/lib/manifest.sh" "$1" 255; }
 
-# trees: the same source trees the guest tests use.
+# trees: the same source trees the guest tests use, made once, in $T. One
+# check: without root they lack device nodes and owners, and every script
+# that uses them says so.
 trees() {
-	[ -d "$WORK/trees/types" ] || python3 "$TOP/tests/lib/mktrees.py" "$WORK/trees" 2>/dev/null
-	echo "$WORK/trees"
+	T=$WORK/trees
+	if [ ! -f "$T/.made" ]; then
+		rm -rf "$T"
+		python3 "$TOP/tests/lib/mktrees.py" "$T" >&2 || { fail "tests/lib/mktrees.py failed"; exit 1; }
+		touch "$T/.made"
+	fi
+	if [ -c "$T/types/dev-null" ] && [ "$(stat -c %u:%g "$T/types/owned/by-1000")" = 1000:100 ]; then
+		pass "source trees hold device nodes and owners"
+	else
+		skip "source trees hold no device nodes or owners (tests/lib/mktrees.py needs root)"
+	fi
 }
 
 busybox_armhf() { echo "${CRAMFS_XIP_CACHE:-$HOME/.cache/cramfs-xip}/guest-debs/root/bin/busybox"; }
