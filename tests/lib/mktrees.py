@@ -2,13 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0
 """Make the source trees the image tests are built from, deterministically.
 
-   mktrees.py OUTDIR      creates OUTDIR/{tiny,types,big}
+   mktrees.py OUTDIR      creates OUTDIR/{tiny,types,big,shared}
 
 tiny:  one file and one directory.
 types: every file type cramfs stores (regular, empty, directory, empty directory,
        symlinks, character and block devices, fifo, socket), deep nesting, long
        names, odd sizes around the 4 KiB block size, owners and mode bits.
 big:   several MiB: incompressible and highly compressible files, one > 1 MiB.
+shared: one file's data under five names (hard links and copies), and files
+       with all-zero blocks (written sparse or not) for mkcramfs -z's holes.
 Device nodes and owners need root; without it they are left out (said on stderr).
 """
 import os
@@ -80,11 +82,27 @@ def big(root, rnd):
         rnd.randbytes(4096) if i % 3 == 0 else bytes([i % 251]) * 4096 for i in range(300)) + b"tail")
 
 
+def shared(root, rnd):
+    data = rnd.randbytes(3 * 4096 + 123)
+    write(f"{root}/orig.bin", data)
+    write(f"{root}/copy.bin", data)
+    write(f"{root}/sub/copy.bin", data)
+    os.link(f"{root}/orig.bin", f"{root}/hardlink.bin")
+    os.link(f"{root}/orig.bin", f"{root}/sub/hardlink.bin")
+    # Blocks 1-3 zero: three holes between two data blocks.
+    write(f"{root}/holes-middle.bin", rnd.randbytes(4096) + bytes(3 * 4096) + rnd.randbytes(100))
+    # A last, partial block of zeros.
+    write(f"{root}/holes-tail.bin", rnd.randbytes(4096) + bytes(1000))
+    # Five zero blocks that are a hole in the source file too.
+    write(f"{root}/sparse.bin", b"")
+    os.truncate(f"{root}/sparse.bin", 5 * 4096)
+
+
 def main():
     out = sys.argv[1]
     is_root = os.geteuid() == 0
     os.umask(0o022)
-    for name, fn in (("tiny", tiny), ("types", types), ("big", big)):
+    for name, fn in (("tiny", tiny), ("types", types), ("big", big), ("shared", shared)):
         root = f"{out}/{name}"
         if os.path.exists(root):
             os.system(f"rm -rf '{root}'")
