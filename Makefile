@@ -29,8 +29,10 @@ all: modules
 modules:
 	$(MAKE) $(KBUILD_ARGS) modules
 
+# The module goes under DESTDIR too, unless INSTALL_MOD_PATH says otherwise.
+INSTALL_MOD_PATH ?= $(DESTDIR)
 modules_install:
-	$(MAKE) $(KBUILD_ARGS) modules_install
+	$(MAKE) $(KBUILD_ARGS) INSTALL_MOD_PATH=$(INSTALL_MOD_PATH) modules_install
 
 tools: $(TOOLS)
 
@@ -44,7 +46,7 @@ tools_install: tools
 	install -m 0644 Documentation/mkcramfs.8 Documentation/cramfsck.8 \
 		$(DESTDIR)$(PREFIX)/share/man/man8/
 
-# The module goes where the kernel build says (INSTALL_MOD_PATH works as usual).
+# The module goes to DESTDIR/lib/modules/<kernel release>/, where modprobe looks.
 install: modules_install tools_install
 
 # Each of these installs what it needs from Debian's archive first.
