@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <unistd.h>
 #include "image.h"
 
@@ -27,7 +27,7 @@
 static struct {
 	int verbose, list, layout;
 	const char *extract;
-	unsigned int blksize;
+	uint32_t blksize;
 } opt;
 
 static struct {
@@ -51,82 +51,33 @@ static void mode_string(uint32_t mode, char *s)
 	s[10] = 0;
 }
 
-static int extract(const struct cimg_entry *e, const uint8_t *data)
+static void count_block(struct cimg *img, const struct cimg_entry *e, uint32_t index,
+			const struct cimg_block *b, void *ctx)
 {
-	char *path;
-	int ret = 0, fd;
+	unsigned long *kinds = ctx;
 
-	if (asprintf(&path, "%s%s", opt.extract, e->path) < 0)
-		return -1;
-	switch (e->d.mode & S_IFMT) {
-	case S_IFDIR:
-		if (mkdir(path, 0700) && errno != EEXIST)
-			ret = -1;
-		break;
-	case S_IFREG:
-		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-		if (fd < 0 || write(fd, data, e->d.size) != (ssize_t)e->d.size || close(fd))
-			ret = -1;
-		break;
-	case S_IFLNK:
-		ret = symlink((const char *)data, path);
-		break;
-	default:
-		ret = mknod(path, e->d.mode & (S_IFMT | 0777),
-			    makedev((e->d.size >> 8) & 0xff, e->d.size & 0xff));
-		break;
-	}
-	if (ret) {
-		fprintf(stderr, "cramfsck: %s: %s\n", path, strerror(errno));
-		free(path);
-		return -1;
-	}
-	/* Owner before mode: chown clears set-id bits. */
-	if (!geteuid() && lchown(path, e->d.uid, e->d.gid))
-		fprintf(stderr, "cramfsck: %s: chown: %s\n", path, strerror(errno));
-	if (!S_ISLNK(e->d.mode) && chmod(path, e->d.mode & 07777))
-		fprintf(stderr, "cramfsck: %s: chmod: %s\n", path, strerror(errno));
-	free(path);
-	return 0;
+	kinds[b->kind]++;
+	stats.blocks[b->kind]++;
+	if (b->kind == CIMG_DIRECT_PLAIN && b->start % img->blksize)
+		stats.unaligned_xip++;
+	if (opt.layout)
+		printf("  %s block %u: %s at %u, %u bytes\n", e->path, index,
+		       cimg_block_kind_name(b->kind), b->start, b->len);
 }
 
 static int visit(struct cimg *img, const struct cimg_entry *e, void *ctx)
 {
 	const struct cramfs_xip_dinode *d = &e->d;
 	unsigned long kinds[5] = { 0 };
-	uint8_t *data = NULL;
 	int has_data = (S_ISREG(d->mode) || S_ISLNK(d->mode)) && d->size;
+	char *link = NULL;
 	char mode[11];
-	uint32_t i;
 
 	(void)ctx;
 	stats.files++;
-	if (has_data) {
-		uint8_t *buf = malloc(img->blksize);
-
-		if (!buf)
-			return -1;
-		for (i = 0; i < cimg_nblocks(img, d); i++) {
-			struct cimg_block b;
-
-			if (cimg_block(img, d, i, &b) || cimg_read_block(img, &b, buf)) {
-				fprintf(stderr, "cramfsck: in %s, block %u\n", e->path, i);
-				continue;
-			}
-			kinds[b.kind]++;
-			stats.blocks[b.kind]++;
-			if (b.kind == CIMG_DIRECT_PLAIN && b.start % img->blksize)
-				stats.unaligned_xip++;
-			if (opt.layout)
-				printf("  %s block %u: %s at %u, %u bytes\n", e->path, i,
-				       cimg_block_kind_name(b.kind), b.start, b.len);
-		}
-		free(buf);
-		if (cimg_read_file(img, d, &data))
-			return 0;	/* reported; keep checking the rest */
-		if (S_ISLNK(d->mode) && strlen((char *)data) != d->size)
-			cimg_problem(img, "%s: symlink target holds a NUL", e->path);
-	}
+	/* A bad block is reported there; the check goes on with the next entry. */
+	if (has_data)
+		cimg_check_data(img, e, count_block, kinds, &link);
 	if (opt.list) {
 		mode_string(d->mode, mode);
 		printf("%s %5u %3u ", mode, d->uid, d->gid);
@@ -139,13 +90,11 @@ static int visit(struct cimg *img, const struct cimg_entry *e, void *ctx)
 			       kinds[CIMG_COMPRESSED] + kinds[CIMG_DIRECT_COMPRESSED],
 			       kinds[CIMG_PLAIN], kinds[CIMG_DIRECT_PLAIN], kinds[CIMG_HOLE]);
 		printf("%s", e->path);
-		if (S_ISLNK(d->mode) && data)
-			printf(" -> %s", (char *)data);
+		if (link)
+			printf(" -> %s", link);
 		putchar('\n');
 	}
-	if (opt.extract && (has_data ? data != NULL : 1) && extract(e, data))
-		cimg_problem(img, "%s: could not extract", e->path);
-	free(data);
+	free(link);
 	return 0;
 }
 
@@ -153,29 +102,75 @@ static __noreturn void usage_exit(int status);
 static void usage_exit(int status)
 {
 	fprintf(status ? stderr : stdout,
-		"usage: cramfsck [-v] [-l] [--layout] [-x dir] [-b blksize] image\n"
-		" -v          verbose: superblock and totals\n"
-		" -l          list every entry, with per file its zlib / plain / xip blocks\n"
-		" --layout    show where each block of each file lies in the image\n"
-		" -x dir      extract the image into dir (must not exist)\n"
-		" -b blksize  block size the image was made with (default 4096)\n"
+		"usage: cramfsck [options] image\n"
+		" -v, --verbose          superblock and totals\n"
+		" -l, --list             list every entry, with per file its zlib / plain /\n"
+		"                        xip blocks\n"
+		"     --layout           show where each block of each file lies in the image\n"
+		" -x, --extract=dir      extract the image into dir (must not exist)\n"
+		" -b, --blocksize=size   block size the image was made with (default 4096)\n"
+		" -a, -y                 accepted for fsck's sake, ignored\n"
+		" -h, --help             this help\n"
+		" -V, --version          the version\n"
 		"Exit status: 0 clean, 4 errors found, 8 operational error, 16 usage.\n");
 	exit(status);
+}
+
+/* Bytes of a regular file or a block device. */
+static int image_size(int fd, const struct stat *st, off_t *size)
+{
+	if (!S_ISBLK(st->st_mode)) {
+		*size = st->st_size;
+		return 0;
+	}
+	*size = lseek(fd, 0, SEEK_END);
+	return *size < 0 ? -1 : 0;
+}
+
+/* One open directory per level of the tree: as many as the hard limit allows. */
+static void raise_fd_limit(void)
+{
+	struct rlimit rl;
+
+	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
+
+static int extract(struct cimg *img, const char *image)
+{
+	int ret;
+
+	raise_fd_limit();
+	ret = cimg_extract(img, AT_FDCWD, opt.extract, !geteuid());
+	if (!ret)
+		return EXIT_CLEAN;
+	fprintf(stderr, "cramfsck: %s: extraction stopped; what it made so far is left in %s\n",
+		image, opt.extract);
+	return ret == CIMG_EXTRACT_HOST ? EXIT_OPERATION : EXIT_ERRORS;
 }
 
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "list", no_argument, NULL, 'l' },
 		{ "layout", no_argument, NULL, 'L' },
+		{ "extract", optional_argument, NULL, 'E' },
+		{ "blocksize", required_argument, NULL, 'b' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct cimg img = { 0 };
+	const char *image;
 	struct stat st;
+	off_t size;
 	void *map;
 	int c, fd;
 
-	while ((c = getopt_long(argc, argv, "vlx:b:hL", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "vlx:b:ayhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'v':
 			opt.verbose = 1;
@@ -186,48 +181,63 @@ int main(int argc, char **argv)
 		case 'L':
 			opt.layout = 1;
 			break;
+		case 'E':
+			/* util-linux: --extract alone only tests decompression, as we always do. */
+			if (!optarg)
+				break;
+			/* fall through */
 		case 'x':
 			opt.extract = optarg;
 			break;
 		case 'b':
-			opt.blksize = strtoul(optarg, NULL, 0);
-			if (opt.blksize < 4096 || (opt.blksize & (opt.blksize - 1)))
-				usage_exit(EXIT_USAGE);
+			if (cimg_parse_u32(optarg, 4096, 65536, &opt.blksize) ||
+			    (opt.blksize & (opt.blksize - 1))) {
+				fprintf(stderr, "cramfsck: -b takes a power of two from 4096 to 65536, not '%s'\n",
+					optarg);
+				exit(EXIT_USAGE);
+			}
+			break;
+		case 'a':
+		case 'y':
 			break;
 		case 'h':
 			usage_exit(EXIT_CLEAN);
+		case 'V':
+			printf("cramfsck from cramfs-xip %s\n", CIMG_VERSION);
+			return EXIT_CLEAN;
 		default:
 			usage_exit(EXIT_USAGE);
 		}
 	}
 	if (argc - optind != 1)
 		usage_exit(EXIT_USAGE);
-	fd = open(argv[optind], O_RDONLY);
-	if (fd < 0 || fstat(fd, &st)) {
-		fprintf(stderr, "cramfsck: %s: %s\n", argv[optind], strerror(errno));
+	image = argv[optind];
+	if (opt.extract && !fstatat(AT_FDCWD, opt.extract, &st, AT_SYMLINK_NOFOLLOW)) {
+		fprintf(stderr, "cramfsck: %s: %s\n", opt.extract, strerror(EEXIST));
 		return EXIT_OPERATION;
 	}
-	if (st.st_size == 0) {
-		fprintf(stderr, "cramfsck: %s: empty\n", argv[optind]);
+	fd = open(image, O_RDONLY);
+	if (fd < 0 || fstat(fd, &st) || image_size(fd, &st, &size)) {
+		fprintf(stderr, "cramfsck: %s: %s\n", image, strerror(errno));
+		return EXIT_OPERATION;
+	}
+	if (size == 0) {
+		fprintf(stderr, "cramfsck: %s: empty\n", image);
 		return EXIT_ERRORS;
 	}
-	map = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	map = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
 	if (map == MAP_FAILED) {
-		fprintf(stderr, "cramfsck: %s: %s\n", argv[optind], strerror(errno));
+		fprintf(stderr, "cramfsck: %s: %s\n", image, strerror(errno));
 		return EXIT_OPERATION;
 	}
-	if (opt.extract && mkdir(opt.extract, 0755)) {
-		fprintf(stderr, "cramfsck: %s: %s\n", opt.extract, strerror(errno));
-		return EXIT_OPERATION;
-	}
-	if (cimg_open(&img, map, st.st_size, opt.blksize))
+	if (cimg_open(&img, map, size, opt.blksize))
 		return EXIT_ERRORS;
 	if ((img.flags & CRAMFS_XIP_FLAG_FSID_VERSION_2) && cimg_crc(&img) != img.crc)
 		cimg_problem(&img, "CRC mismatch: superblock says %#x, contents give %#x", img.crc,
 			     cimg_crc(&img));
 	if (opt.verbose)
 		printf("%s: %s-endian, %u bytes, flags %#x, edition %u, %u blocks, %u files, name \"%s\"\n",
-		       argv[optind], img.big ? "big" : "little", img.size, img.flags, img.edition,
+		       image, img.big ? "big" : "little", img.size, img.flags, img.edition,
 		       img.blocks, img.files, img.name);
 	cimg_walk(&img, visit, NULL);
 	if ((img.flags & CRAMFS_XIP_FLAG_FSID_VERSION_2) && img.files != stats.files)
@@ -239,10 +249,17 @@ int main(int argc, char **argv)
 		       stats.blocks[CIMG_PLAIN], stats.blocks[CIMG_DIRECT_PLAIN], stats.unaligned_xip,
 		       stats.blocks[CIMG_HOLE]);
 	if (img.errors) {
-		fprintf(stderr, "cramfsck: %s: %u errors\n", argv[optind], img.errors);
+		fprintf(stderr, "cramfsck: %s: %u errors%s\n", image, img.errors,
+			opt.extract ? ", nothing extracted" : "");
 		return EXIT_ERRORS;
 	}
+	/* Only a clean image is extracted: a bad one leaves no half-made tree. */
+	if (opt.extract) {
+		c = extract(&img, image);
+		if (c)
+			return c;
+	}
 	if (opt.verbose)
-		printf("%s: clean\n", argv[optind]);
+		printf("%s: clean\n", image);
 	return EXIT_CLEAN;
 }

@@ -4,15 +4,22 @@
  * kernel module's (fs/cramfs_xip/) so that what cramfsck accepts, the
  * module reads.
  */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
 #include <zlib.h>
 #include "image.h"
 
-#define CIMG_MAX_DEPTH	1024
-#define CIMG_MAX_PATH	8192
+#define S_ISDIR_MODE(m)	(((m) & 0170000) == 0040000)
+#define S_ISREG_MODE(m)	(((m) & 0170000) == 0100000)
+#define S_ISLNK_MODE(m)	(((m) & 0170000) == 0120000)
 
 void cimg_problem(struct cimg *img, const char *fmt, ...)
 {
@@ -26,6 +33,21 @@ void cimg_problem(struct cimg *img, const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
 	va_end(ap);
+}
+
+int cimg_parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *v)
+{
+	unsigned long long n;
+	char *end;
+
+	errno = 0;
+	if (!*s || *s == '-' || *s == '+' || *s == ' ')
+		return -1;
+	n = strtoull(s, &end, 0);
+	if (errno || *end || n < min || n > max)
+		return -1;
+	*v = n;
+	return 0;
 }
 
 const char *cimg_block_kind_name(enum cimg_block_kind kind)
@@ -182,96 +204,257 @@ static int check_inode(struct cimg *img, const struct cimg_entry *e)
 	return -1;
 }
 
+/* A directory being walked: where its entries are and how far we are. */
+struct frame {
+	uint32_t base, size, pos;
+	size_t plen;		/* length of the directory's path */
+	int depth;
+};
+
 struct walk {
 	cimg_visit_fn fn;
 	void *ctx;
-	char path[CIMG_MAX_PATH];
+	char *path;		/* of the entry being visited */
+	size_t path_cap;
+	struct frame *stack;
+	size_t depth_cap;
+	uint8_t *claimed;	/* a bit per 4 bytes: part of some directory's entries */
 };
 
-static int walk_dir(struct cimg *img, struct walk *w, const struct cimg_entry *dir)
-{
-	uint32_t pos = 0, size = dir->d.size, base = dir->d.offset;
-	size_t plen = strlen(w->path);
-	char prev[CRAMFS_XIP_MAXPATHLEN + 1] = "";
-	int ret;
+struct name_ref {
+	const char *name;
+	size_t len;
+};
 
-	if (dir->depth >= CIMG_MAX_DEPTH) {
-		cimg_problem(img, "%s: directories nested deeper than %d", w->path, CIMG_MAX_DEPTH);
-		return -1;
+static int name_ref_cmp(const void *a, const void *b)
+{
+	const struct name_ref *x = a, *y = b;
+	int c = memcmp(x->name, y->name, x->len < y->len ? x->len : y->len);
+
+	return c ? c : (x->len > y->len) - (x->len < y->len);
+}
+
+/* Two entries of one name, in a directory that does not claim to be sorted. */
+static int find_duplicate(struct cimg *img, const char *dpath, struct name_ref *names, size_t n)
+{
+	size_t i;
+
+	qsort(names, n, sizeof(*names), name_ref_cmp);
+	for (i = 1; i < n; i++) {
+		if (!name_ref_cmp(&names[i - 1], &names[i])) {
+			cimg_problem(img, "%s: two entries named \"%.*s\"", dpath, (int)names[i].len,
+				     names[i].name);
+			return -1;
+		}
 	}
+	return 0;
+}
+
+/* Mark [off, off + len) as directory entries; no byte may belong to two. */
+static int claim(struct cimg *img, struct walk *w, const char *dpath, uint32_t off, uint32_t len)
+{
+	uint32_t u;
+
+	for (u = off / 4; u < (off + len + 3) / 4; u++) {
+		if (w->claimed[u / 8] & (1 << (u % 8))) {
+			cimg_problem(img, "%s: its entries at %u are also another directory's (a directory listed twice)",
+				     dpath, off);
+			return -1;
+		}
+		w->claimed[u / 8] |= 1 << (u % 8);
+	}
+	return 0;
+}
+
+/*
+ * Check every entry of a directory before any is visited: lengths, names,
+ * order, no two of one name, and entries no other directory holds. Nothing
+ * the walk hands out (an extraction, say) ever sees half a bad directory.
+ */
+static int check_dir(struct cimg *img, struct walk *w, const char *dpath, uint32_t base,
+		     uint32_t size)
+{
+	int sorted = !!(img->flags & CRAMFS_XIP_FLAG_SORTED_DIRS);
+	struct name_ref prev = { "", 0 }, *names = NULL;
+	size_t n = 0, cap = 0;
+	uint32_t pos = 0;
+	int ret = -1;
+
 	while (pos < size) {
-		struct cimg_entry e;
-		char name[CRAMFS_XIP_MAXPATHLEN + 1];
-		const uint8_t *p;
-		size_t len;
+		const uint8_t *p = img->data + base + pos;
+		struct cramfs_xip_dinode d;
+		struct name_ref cur;
+		size_t i;
 
 		if (size - pos < CRAMFS_XIP_INODE_SIZE) {
-			cimg_problem(img, "%s: truncated entry at position %u", dir->path, pos);
-			return -1;
+			cimg_problem(img, "%s: truncated entry at position %u", dpath, pos);
+			goto out;
 		}
-		p = img->data + base + pos;
-		cramfs_xip_inode_decode(p, img->big, &e.d);
-		if (!e.d.namelen || e.d.namelen > size - pos - CRAMFS_XIP_INODE_SIZE) {
-			cimg_problem(img, "%s: bad name length at position %u", dir->path, pos);
-			return -1;
+		cramfs_xip_inode_decode(p, img->big, &d);
+		if (!d.namelen || d.namelen > size - pos - CRAMFS_XIP_INODE_SIZE) {
+			cimg_problem(img, "%s: bad name length at position %u", dpath, pos);
+			goto out;
 		}
-		memcpy(name, p + CRAMFS_XIP_INODE_SIZE, e.d.namelen);
-		name[e.d.namelen] = 0;
-		len = strlen(name);
-		if (!len || e.d.namelen - len > 3 || strchr(name, '/') || !strcmp(name, ".") ||
-		    !strcmp(name, "..")) {
-			cimg_problem(img, "%s: bad name at position %u", dir->path, pos);
-			return -1;
+		cur.name = (const char *)p + CRAMFS_XIP_INODE_SIZE;
+		cur.len = strnlen(cur.name, d.namelen);
+		if (!cur.len || d.namelen - cur.len > 3 || memchr(cur.name, '/', cur.len) ||
+		    (cur.len == 1 && cur.name[0] == '.') ||
+		    (cur.len == 2 && !memcmp(cur.name, "..", 2))) {
+			cimg_problem(img, "%s: bad name at position %u", dpath, pos);
+			goto out;
 		}
-		for (size_t i = len; i < e.d.namelen; i++) {
-			if (name[i]) {
+		for (i = cur.len; i < d.namelen; i++) {
+			if (cur.name[i]) {
 				cimg_problem(img, "%s: name padding not zero at position %u",
-					     dir->path, pos);
-				return -1;
+					     dpath, pos);
+				goto out;
 			}
 		}
-		if ((img->flags & CRAMFS_XIP_FLAG_SORTED_DIRS) && pos && strcmp(prev, name) >= 0)
-			cimg_problem(img, "%s: entries not sorted at \"%s\"", dir->path, name);
-		strcpy(prev, name);
-		if (plen + 1 + len >= sizeof(w->path)) {
-			cimg_problem(img, "%s: path too long", dir->path);
+		if (sorted && pos && name_ref_cmp(&prev, &cur) >= 0) {
+			cimg_problem(img, name_ref_cmp(&prev, &cur) ?
+				     "%s: entries not sorted at \"%.*s\"" :
+				     "%s: two entries named \"%.*s\"", dpath, (int)cur.len, cur.name);
+			goto out;
+		}
+		if (!sorted) {
+			if (n == cap) {
+				struct name_ref *v;
+
+				cap = cap ? 2 * cap : 64;
+				v = realloc(names, cap * sizeof(*names));
+				if (!v) {
+					cimg_problem(img, "out of memory");
+					goto out;
+				}
+				names = v;
+			}
+			names[n++] = cur;
+		}
+		prev = cur;
+		if (claim(img, w, dpath, base + pos, CRAMFS_XIP_INODE_SIZE + d.namelen))
+			goto out;
+		pos += CRAMFS_XIP_INODE_SIZE + d.namelen;
+	}
+	ret = sorted ? 0 : find_duplicate(img, dpath, names, n);
+out:
+	free(names);
+	return ret;
+}
+
+/* Room for one more level and a path of @len bytes. */
+static int walk_grow(struct walk *w, int depth, size_t len)
+{
+	if ((size_t)depth >= w->depth_cap) {
+		size_t cap = w->depth_cap ? 2 * w->depth_cap : 64;
+		struct frame *v = realloc(w->stack, cap * sizeof(*v));
+
+		if (!v)
+			return -1;
+		w->stack = v;
+		w->depth_cap = cap;
+	}
+	if (len >= w->path_cap) {
+		size_t cap = w->path_cap ? w->path_cap : 256;
+		char *p;
+
+		while (cap <= len)
+			cap *= 2;
+		p = realloc(w->path, cap);
+		if (!p)
+			return -1;
+		w->path = p;
+		w->path_cap = cap;
+	}
+	return 0;
+}
+
+/* Check a directory's entries and make it the innermost one being walked. */
+static int walk_enter(struct cimg *img, struct walk *w, const struct cimg_entry *dir)
+{
+	struct frame *f;
+
+	if (walk_grow(w, dir->depth, 0)) {
+		cimg_problem(img, "out of memory");
+		return -1;
+	}
+	if (check_dir(img, w, dir->path, dir->d.offset, dir->d.size))
+		return -1;
+	f = &w->stack[dir->depth];
+	f->base = dir->d.offset;
+	f->size = dir->d.size;
+	f->pos = 0;
+	f->plen = strlen(dir->path);
+	f->depth = dir->depth;
+	return 0;
+}
+
+/*
+ * Depth first, without recursion and without a depth limit: a directory's
+ * entries lie after the entry naming it and no two directories share
+ * entries, so the walk ends, and visits each entry once.
+ */
+static int walk_tree(struct cimg *img, struct walk *w, const struct cimg_entry *root)
+{
+	int top = 0, ret;
+
+	if (walk_enter(img, w, root))
+		return -1;
+	while (top >= 0) {
+		struct frame *f = &w->stack[top];
+		const uint8_t *p = img->data + f->base + f->pos;
+		size_t plen = f->plen, sep = plen > 1, len;
+		struct cimg_entry e;
+
+		if (f->pos >= f->size) {
+			top--;
+			continue;
+		}
+		cramfs_xip_inode_decode(p, img->big, &e.d);
+		len = strnlen((const char *)p + CRAMFS_XIP_INODE_SIZE, e.d.namelen);
+		if (walk_grow(w, 0, plen + sep + len + 1)) {
+			cimg_problem(img, "out of memory");
 			return -1;
 		}
-		if (plen > 1)
-			w->path[plen] = '/';
-		memcpy(w->path + plen + (plen > 1), name, len + 1);
+		w->path[plen] = '/';
+		memcpy(w->path + plen + sep, p + CRAMFS_XIP_INODE_SIZE, len);
+		w->path[plen + sep + len] = 0;
 		e.path = w->path;
-		e.name = w->path + plen + (plen > 1);
-		e.entry_off = base + pos;
-		e.depth = dir->depth + 1;
+		e.name = w->path + plen + sep;
+		e.entry_off = f->base + f->pos;
+		e.depth = f->depth + 1;
+		f->pos += CRAMFS_XIP_INODE_SIZE + e.d.namelen;
 		ret = check_inode(img, &e);
 		if (!ret)
 			ret = w->fn(img, &e, w->ctx);
-		if (!ret && (e.d.mode & 0170000) == 0040000 && e.d.size)
-			ret = walk_dir(img, w, &e);
-		w->path[plen] = 0;
+		if (!ret && S_ISDIR_MODE(e.d.mode) && e.d.size) {
+			ret = walk_enter(img, w, &e);
+			top++;
+		}
 		if (ret)
 			return ret;
-		pos += CRAMFS_XIP_INODE_SIZE + e.d.namelen;
 	}
 	return 0;
 }
 
 int cimg_walk(struct cimg *img, cimg_visit_fn fn, void *ctx)
 {
-	struct walk *w = malloc(sizeof(*w));
 	struct cimg_entry root = { .path = "/", .name = "", .d = img->root };
+	struct walk w = { .fn = fn, .ctx = ctx };
 	int ret;
 
-	if (!w)
+	w.claimed = calloc(1, img->size / 32 + 1);
+	if (!w.claimed || walk_grow(&w, 0, 1)) {
+		free(w.claimed);
+		cimg_problem(img, "out of memory");
 		return -1;
-	w->fn = fn;
-	w->ctx = ctx;
-	strcpy(w->path, "/");
+	}
+	strcpy(w.path, "/");
 	ret = fn(img, &root, ctx);
 	if (!ret && img->root.size)
-		ret = walk_dir(img, w, &root);
-	free(w);
+		ret = walk_tree(img, &w, &root);
+	free(w.claimed);
+	free(w.stack);
+	free(w.path);
 	return ret;
 }
 
@@ -389,22 +572,239 @@ int cimg_read_block(struct cimg *img, const struct cimg_block *b, uint8_t *out)
 	return 0;
 }
 
-int cimg_read_file(struct cimg *img, const struct cramfs_xip_dinode *d, uint8_t **out)
+int cimg_check_data(struct cimg *img, const struct cimg_entry *e, cimg_block_fn fn, void *ctx,
+		    char **link)
 {
+	const struct cramfs_xip_dinode *d = &e->d;
 	uint32_t n = cimg_nblocks(img, d), i;
-	uint8_t *buf = malloc((size_t)n * img->blksize + 1);
-	struct cimg_block b;
+	uint8_t *buf = malloc(img->blksize + 1);
+	int ret = 0;
 
-	*out = NULL;
-	if (!buf)
+	if (link)
+		*link = NULL;
+	if (!buf) {
+		cimg_problem(img, "out of memory");
 		return -1;
+	}
 	for (i = 0; i < n; i++) {
-		if (cimg_block(img, d, i, &b) || cimg_read_block(img, &b, buf + i * img->blksize)) {
-			free(buf);
-			return -1;
+		struct cimg_block b;
+
+		if (cimg_block(img, d, i, &b) || cimg_read_block(img, &b, buf)) {
+			if (!img->quiet)
+				fprintf(stderr, "  (in %s, block %u)\n", e->path, i);
+			ret = -1;
+			continue;
+		}
+		if (fn)
+			fn(img, e, i, &b, ctx);
+	}
+	if (!ret && S_ISLNK_MODE(d->mode)) {
+		buf[d->size] = 0;
+		if (strlen((char *)buf) != d->size) {
+			cimg_problem(img, "%s: symlink target holds a NUL", e->path);
+			ret = -1;
+		} else if (link) {
+			*link = (char *)buf;
+			buf = NULL;
 		}
 	}
-	buf[d->size] = 0;
-	*out = buf;
+	free(buf);
+	return ret;
+}
+
+void cimg_host_error(const struct cimg *img, const char *what, const char *path)
+{
+	if (!img->quiet)
+		fprintf(stderr, "error: %s: %s: %s\n", path, what, strerror(errno));
+}
+
+/*
+ * Extraction: every directory on the path from the target to the entry
+ * being made is open, so each object is made relative to its parent's
+ * descriptor, by its single-component name, exclusively and without
+ * following a symlink. Whatever the image says, nothing outside the target
+ * can be named, let alone created, written or chmod'ed.
+ */
+struct extract {
+	int atfd;
+	const char *target;
+	int owners;
+	int host_error;
+	int *fd;		/* fd[depth]: the open directory at that depth */
+	struct cramfs_xip_dinode *dir;	/* its inode: owner and mode set when done */
+	char **path;		/* its path, for messages */
+	size_t cap;
+	int top;		/* deepest open directory, -1 for none */
+	uint8_t *buf;
+};
+
+static int host_fail(struct cimg *img, struct extract *x, const char *what,
+		     const struct cimg_entry *e)
+{
+	cimg_host_error(img, what, e->path);
+	x->host_error = 1;
+	return -1;
+}
+
+/* Owner before mode: chown clears set-id bits. */
+static int set_attrs(struct cimg *img, struct extract *x, const struct cimg_entry *e, int fd)
+{
+	int parent = e->depth ? x->fd[e->depth - 1] : -1;
+	uint32_t mode = e->d.mode & 07777;
+
+	if (x->owners && (fd >= 0 ? fchown(fd, e->d.uid, e->d.gid) :
+			  fchownat(parent, e->name, e->d.uid, e->d.gid, AT_SYMLINK_NOFOLLOW)))
+		return host_fail(img, x, "chown", e);
+	if (S_ISLNK_MODE(e->d.mode))
+		return 0;
+	if (fd >= 0 ? fchmod(fd, mode) : fchmodat(parent, e->name, mode, AT_SYMLINK_NOFOLLOW))
+		return host_fail(img, x, "chmod", e);
 	return 0;
+}
+
+/* Finish (owner, mode) and close every directory deeper than @depth. */
+static int close_to(struct cimg *img, struct extract *x, int depth)
+{
+	int ret = 0;
+
+	for (; x->top > depth; x->top--) {
+		struct cimg_entry e = { .path = x->path[x->top], .d = x->dir[x->top],
+					.depth = x->top };
+
+		if (!x->host_error && set_attrs(img, x, &e, x->fd[x->top]))
+			ret = -1;
+		close(x->fd[x->top]);
+		free(x->path[x->top]);
+	}
+	return ret;
+}
+
+static int push_dir(struct cimg *img, struct extract *x, const struct cimg_entry *e, int fd)
+{
+	if ((size_t)e->depth >= x->cap) {
+		size_t cap = x->cap ? 2 * x->cap : 64;
+		int *fds = realloc(x->fd, cap * sizeof(*fds));
+		struct cramfs_xip_dinode *dirs = NULL;
+		char **paths = NULL;
+
+		if (fds) {
+			x->fd = fds;
+			dirs = realloc(x->dir, cap * sizeof(*dirs));
+		}
+		if (dirs) {
+			x->dir = dirs;
+			paths = realloc(x->path, cap * sizeof(*paths));
+		}
+		if (!paths)
+			goto nomem;
+		x->path = paths;
+		x->cap = cap;
+	}
+	x->path[e->depth] = strdup(e->path);
+	if (!x->path[e->depth])
+		goto nomem;
+	x->fd[e->depth] = fd;
+	x->dir[e->depth] = e->d;
+	x->top = e->depth;
+	return 0;
+nomem:
+	close(fd);
+	errno = ENOMEM;
+	return host_fail(img, x, "directory stack", e);
+}
+
+static int extract_dir(struct cimg *img, struct extract *x, const struct cimg_entry *e)
+{
+	int parent = e->depth ? x->fd[e->depth - 1] : x->atfd;
+	const char *name = e->depth ? e->name : x->target;
+	int fd;
+
+	/* 0700 until the subtree is done: a read-only directory still gets its entries. */
+	if (mkdirat(parent, name, 0700))
+		return host_fail(img, x, "mkdir", e);
+	fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return host_fail(img, x, "open", e);
+	return push_dir(img, x, e, fd);
+}
+
+/* Holes stay holes: the file is sized at the end. */
+static int extract_file(struct cimg *img, struct extract *x, const struct cimg_entry *e)
+{
+	uint32_t n = cimg_nblocks(img, &e->d), i;
+	int fd, ret = -1;
+
+	fd = openat(x->fd[e->depth - 1], e->name,
+		    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return host_fail(img, x, "create", e);
+	for (i = 0; i < n; i++) {
+		off_t at = (off_t)i * img->blksize;
+		struct cimg_block b;
+
+		if (cimg_block(img, &e->d, i, &b) || cimg_read_block(img, &b, x->buf))
+			goto out;
+		if (b.kind != CIMG_HOLE && pwrite(fd, x->buf, b.want, at) != (ssize_t)b.want) {
+			host_fail(img, x, "write", e);
+			goto out;
+		}
+	}
+	if (ftruncate(fd, e->d.size)) {
+		host_fail(img, x, "write", e);
+		goto out;
+	}
+	ret = set_attrs(img, x, e, fd);
+out:
+	if (close(fd) && !ret)
+		ret = host_fail(img, x, "close", e);
+	return ret;
+}
+
+static int extract_visit(struct cimg *img, const struct cimg_entry *e, void *ctx)
+{
+	struct extract *x = ctx;
+	int parent, ret;
+	char *link;
+
+	if (close_to(img, x, e->depth - 1))
+		return -1;
+	if (S_ISDIR_MODE(e->d.mode))
+		return extract_dir(img, x, e);
+	if (S_ISREG_MODE(e->d.mode))
+		return extract_file(img, x, e);
+	parent = x->fd[e->depth - 1];
+	if (S_ISLNK_MODE(e->d.mode)) {
+		if (cimg_check_data(img, e, NULL, NULL, &link))
+			return -1;
+		ret = symlinkat(link, parent, e->name);
+		free(link);
+		if (ret)
+			return host_fail(img, x, "symlink", e);
+	} else if (mknodat(parent, e->name, (e->d.mode & 0170000) | 0600,
+			   makedev((e->d.size >> 8) & 0xff, e->d.size & 0xff))) {
+		return host_fail(img, x, "mknod", e);
+	}
+	return set_attrs(img, x, e, -1);
+}
+
+int cimg_extract(struct cimg *img, int atfd, const char *target, int owners)
+{
+	struct extract x = { .atfd = atfd, .target = target, .owners = owners, .top = -1 };
+	int ret;
+
+	x.buf = malloc(img->blksize);
+	if (!x.buf) {
+		cimg_problem(img, "out of memory");
+		return CIMG_EXTRACT_IMAGE;
+	}
+	ret = cimg_walk(img, extract_visit, &x);
+	if (close_to(img, &x, -1))
+		ret = -1;
+	free(x.buf);
+	free(x.fd);
+	free(x.dir);
+	free(x.path);
+	if (x.host_error)
+		return CIMG_EXTRACT_HOST;
+	return ret ? CIMG_EXTRACT_IMAGE : 0;
 }

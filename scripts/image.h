@@ -19,6 +19,9 @@
 #define __noreturn	__attribute__((noreturn))
 #endif
 
+/* The tools' version: dkms.conf's PACKAGE_VERSION. */
+#define CIMG_VERSION	"0.1"
+
 struct cimg {
 	const uint8_t *data;
 	size_t len;		/* bytes available */
@@ -120,15 +123,62 @@ int cimg_block(struct cimg *img, const struct cramfs_xip_dinode *d, uint32_t ind
  */
 int cimg_read_block(struct cimg *img, const struct cimg_block *b, uint8_t *out);
 
+/* Called for each block cimg_check_data() decoded. */
+typedef void (*cimg_block_fn)(struct cimg *img, const struct cimg_entry *e, uint32_t index,
+			      const struct cimg_block *b, void *ctx);
+
 /**
- * cimg_read_file() - read a whole file or symlink target
+ * cimg_check_data() - decode every block of a file or symlink, once
  * @img: an opened image
- * @d: the inode
- * @out: a malloc'd buffer of d->size bytes (+1, NUL terminated), or NULL
+ * @e: the entry
+ * @fn: called per block decoded, or NULL
+ * @ctx: passed to @fn
+ * @link: for a symlink, its malloc'd NUL-terminated target; or NULL
  *
- * Return: 0, or -1 with a problem reported.
+ * A bad block is one problem, reported with the path and block number.
+ *
+ * Return: 0, or -1 with problems reported.
  */
-int cimg_read_file(struct cimg *img, const struct cramfs_xip_dinode *d, uint8_t **out);
+int cimg_check_data(struct cimg *img, const struct cimg_entry *e, cimg_block_fn fn, void *ctx,
+		    char **link);
+
+#define CIMG_EXTRACT_IMAGE	1	/* the image stopped it: problems reported */
+#define CIMG_EXTRACT_HOST	2	/* the host refused something: reported with errno */
+
+/**
+ * cimg_extract() - write the tree of an image into a new directory
+ * @img: an opened image, best one a check walk found clean
+ * @atfd: directory @target is relative to, or AT_FDCWD
+ * @target: the directory to make; it must not exist
+ * @owners: set owners too (needs privileges)
+ *
+ * Everything is made relative to its parent directory's descriptor, with
+ * O_EXCL and O_NOFOLLOW, and modes and owners are set through descriptors or
+ * without following symlinks: nothing outside @target is created or changed,
+ * whatever the image holds. What was made before a failure stays.
+ *
+ * Return: 0, CIMG_EXTRACT_IMAGE or CIMG_EXTRACT_HOST.
+ */
+int cimg_extract(struct cimg *img, int atfd, const char *target, int owners);
+
+/**
+ * cimg_host_error() - report a failed host operation with errno (unless quiet)
+ * @img: the image
+ * @what: the operation
+ * @path: the path in the image
+ */
+void cimg_host_error(const struct cimg *img, const char *what, const char *path);
+
+/**
+ * cimg_parse_u32() - parse a whole number option strictly
+ * @s: the text: decimal, 0x hex or 0 octal, nothing else around it
+ * @min: smallest value accepted
+ * @max: largest value accepted
+ * @v: the value
+ *
+ * Return: 0, or -1 for text that is not such a number in [@min, @max].
+ */
+int cimg_parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *v);
 
 /**
  * cimg_problem() - report an image problem (counted; printed unless quiet)

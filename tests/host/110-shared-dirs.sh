@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Two entries naming one directory: the format only asks that a directory's
+# entries come after the entry naming it, so N levels of such pairs make 2^N
+# paths out of a few hundred bytes. cramfsck refuses them at once instead of
+# walking (or extracting) every path.
+# checks: 6
+. "$(dirname "$0")/lib.sh"
+d=$WORK/shared
+rm -rf "$d"
+mkdir -p "$d"
+python3 "$TOP/tests/fuzz/mkhostile.py" shared 40 "$d/40.img"
+python3 "$TOP/tests/fuzz/mkhostile.py" shared 18 "$d/18.img"
+check "40 levels in a $(stat -c %s "$d/40.img")-byte image: refused in seconds, exit 4" \
+	status_and_says 4 "directory listed twice" timeout 10 "$CRAMFSCK" "$d/40.img"
+check "40 levels: the listing ends too" status_is 4 timeout 10 "$CRAMFSCK" -l "$d/40.img"
+timeout 20 "$CRAMFSCK" -l "$d/18.img" > "$d/18.list" 2> /dev/null
+check "18 levels: a handful of entries listed, not 524,288" test "$(wc -l < "$d/18.list")" -lt 100
+check "18 levels: extraction refused, no target made" \
+	bash -c "timeout 20 '$CRAMFSCK' -x '$d/out' '$d/18.img'; [ \$? -eq 4 ] && [ ! -e '$d/out' ]"
+# The same directory region reached twice through a shifted start is refused too.
+python3 - "$d/18.img" "$d/overlap.img" <<'PY'
+import struct, sys, zlib
+img = bytearray(open(sys.argv[1], "rb").read())
+# Root entry "b" (the second) points 16 bytes further than "a": into a's entries.
+w2 = struct.unpack_from("<I", img, 76 + 16 + 8)[0]
+struct.pack_into("<I", img, 76 + 16 + 8, w2 + (16 // 4 << 6))
+w1 = struct.unpack_from("<I", img, 76 + 16 + 4)[0]
+struct.pack_into("<I", img, 76 + 16 + 4, w1 - 16)
+struct.pack_into("<I", img, 32, 0)
+struct.pack_into("<I", img, 32, zlib.crc32(bytes(img)))
+open(sys.argv[2], "wb").write(img)
+PY
+check "a directory whose entries overlap another's: refused" \
+	status_and_says 4 "directory listed twice" timeout 10 "$CRAMFSCK" "$d/overlap.img"
+check "mkcramfs images have no shared directories: a deep, wide tree is clean" \
+	bash -c "mkdir -p '$d/tree/a/b/c' '$d/tree/a/d' '$d/tree/e' && echo x > '$d/tree/a/b/c/f' &&
+	'$MKCRAMFS' '$d/tree' '$d/tree.img' > /dev/null && '$CRAMFSCK' '$d/tree.img'"
