@@ -6,19 +6,26 @@
 # fragment: MTD, modules), make modules_prepare, build cramfs_xip.ko, and fail
 # on any compiler warning. For kernel trees that are not in Debian (4.19,
 # 5.10, 5.15: see README.md); modpost may warn that symbols are unresolved in
-# a tree with no vmlinux, which is expected and not counted.
-#   scripts/compile-test.sh KERNEL_SRC BUILD_DIR
+# a tree with no vmlinux, which is expected and not counted. Further config
+# fragments are merged last (tests/boards/vexpress-a9/nomtd.config: a kernel
+# without MTD).
+#   scripts/compile-test.sh KERNEL_SRC BUILD_DIR [FRAGMENT...]
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 src=$(readlink -f "${1:?usage: compile-test.sh KERNEL_SRC BUILD_DIR}")
 out=$(readlink -m "${2:?usage: compile-test.sh KERNEL_SRC BUILD_DIR}")
+shift 2
+fragments=()
+for f in "$@"; do
+	fragments+=("$(readlink -f "$f")")
+done
 cc=arm-linux-gnueabi-
 kmake() { make -s -C "$src" O="$out" ARCH=arm CROSS_COMPILE=$cc "$@"; }
 if [ ! -f "$out/.cramfs-xip-prepared" ]; then
 	mkdir -p "$out"
 	kmake vexpress_defconfig
 	(cd "$src" && ARCH=arm scripts/kconfig/merge_config.sh -m -O "$out" "$out/.config" \
-		"$CRAMFS_XIP_TOP/tests/boards/vexpress-a9/kernel.config" > /dev/null)
+		"$CRAMFS_XIP_TOP/tests/boards/vexpress-a9/kernel.config" "${fragments[@]}" > /dev/null)
 	kmake olddefconfig
 	kmake -j"$JOBS" modules_prepare
 	touch "$out/.cramfs-xip-prepared"

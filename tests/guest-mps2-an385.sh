@@ -51,6 +51,14 @@ seq 1 2000 > "$work/tree/data/compressed.txt"
 printf 'xip /data/xip-*\nnoxip /bin/xipprog-z\n' > "$work/rules"
 "$top/scripts/mkcramfs" -X -R "$work/rules" "$work/tree" "$work/flash.img" > /dev/null
 cp "$work/tree/bin/xipprog" "$work/tree/data/"* "$work/stage/ref/"
+# A second image, XIP data aligned to 16 bytes only (-A 16), at ALIGNED_PHYS
+# in init.c (inside the flash, past the first image), mounted by physaddr=.
+mkdir -p "$work/atree/bin" "$work/atree/data"
+cp "$work/tree/bin/xipprog" "$work/atree/bin/"
+cp "$work/tree/data/xip-partial.bin" "$work/atree/data/"
+"$top/scripts/mkcramfs" -X -A 16 -R "$work/rules" "$work/atree" "$work/aligned.img" > /dev/null
+[ $((FLASH_PHYS + $(stat -c %s "$work/flash.img"))) -le $((0x200000)) ] ||
+	die "flash.img reaches into the -A image at 0x200000"
 cp "$module/fs/cramfs_xip/cramfs_xip.ko" "$kb/fs/cramfs/cramfs.ko" "$work/stage/lib/modules/"
 mk_initramfs "$work/stage" "$kb" "$work/initramfs.cpio.gz"
 
@@ -63,7 +71,8 @@ fdtput -t x "$work/board.dtb" /chosen linux,initrd-end \
 # run CONSOLE DTB [INITRD]: one boot, stopped at GUEST-DONE or the timeout.
 run() {
 	local console=$1 dtb=$2 initrd_arg=()
-	[ -z "${3:-}" ] || initrd_arg=(-device loader,file="$3",addr=$initrd)
+	[ -z "${3:-}" ] || initrd_arg=(-device loader,file="$3",addr=$initrd
+		-device loader,file="$work/aligned.img",addr=0x200000)
 	qemu-system-arm -M mps2-an385 -display none -monitor none -serial "file:$console" \
 		-no-reboot -kernel "$work/shim.elf" \
 		-device loader,file="$kernel",addr=0x21008000 \
@@ -83,7 +92,9 @@ run() {
 kernel=$kb/$KERNEL_IMAGE
 flash=$work/flash.img
 run "$work/console.log" "$work/board.dtb" "$work/initramfs.cpio.gz"
-"$top/tests/lib/judge-console.sh" "$work/console.log" "$board-$kver"
+# The checks init.c declares for each kind of boot.
+checks() { sed -n "s/^#define CHECKS_$1[[:space:]]*\([0-9]*\)$/total=\1/p" "$gdir/init.c"; }
+"$top/tests/lib/judge-console.sh" "$work/console.log" "$board-$kver" "$(checks MODULE_BOOT)"
 
 # Root from flash: init.c as /sbin/init (FDPIC, in place), the files it checks
 # and their checksums (FNV-1a, /etc/sums), mount points.
@@ -118,7 +129,8 @@ root_boot() {
 	fdtput -d "$work/root-$1.dtb" /chosen linux,initrd-end
 	fdtput -t s "$work/root-$1.dtb" /chosen bootargs "console=ttyMPS0 $2 oops=panic panic=-1"
 	run "$work/console-root-$1.log" "$work/root-$1.dtb"
-	"$top/tests/lib/judge-console.sh" "$work/console-root-$1.log" "$board-$kver $2"
+	"$top/tests/lib/judge-console.sh" "$work/console-root-$1.log" "$board-$kver $2" \
+		"$(checks ROOT_BOOT)"
 }
 root_boot named "root=mtd:fs_partition rootfstype=cramfs"
 root_boot numbered "root=mtd0 rootfstype=cramfs"

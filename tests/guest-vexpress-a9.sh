@@ -37,7 +37,7 @@ while [ $# -gt 0 ]; do
 	shift
 done
 kver=${1:-$KVER_DEFAULT}
-timeout_s=${timeout_s:-${GUEST_TIMEOUT:-300}}
+timeout_s=${timeout_s:-${GUEST_TIMEOUT:-600}}
 top=$CRAMFS_XIP_TOP
 work=$top/build-tests/$variant-$kver
 [ $suite = $board ] || work=$top/build-tests/$suite-$variant-$kver
@@ -61,6 +61,10 @@ for t in tiny types big; do
 	"$top/tests/lib/manifest.sh" "$work/trees/$t" 255 > "$img/$t.manifest"
 done
 mkfs.cramfs -N big "$work/trees/tiny" "$img/bigendian.img" > /dev/null
+# Holes (-z), hard links and files with the same data (mktrees.py's shared
+# tree), by our mkcramfs.
+"$top/scripts/mkcramfs" -z "$work/trees/shared" "$img/shared.img" > /dev/null
+"$top/tests/lib/manifest.sh" "$work/trees/shared" 255 > "$img/shared.manifest"
 # The XIP image: BusyBox and xiptest (read-only segments in place), whole
 # files chosen by a rule (one with a partial last page, one of whole pages),
 # and a compressed file.
@@ -88,6 +92,7 @@ nbad=${BADIMAGES:-300}
 [ $variant = $board ] || nbad=${BADIMAGES:-100}
 python3 "$top/tests/lib/badimages.py" corpus "$work/stage/badimages" "$nbad" \
 	"$img/tiny.img" "$img/types.img" "$img/smallxip.img"
+echo "$nbad" > "$work/stage/badimages/count"
 # BusyBox and a small compressed file, for the benchmark.
 mkdir -p "$work/trees/busybox/bin" "$work/trees/busybox/etc"
 cp "$CRAMFS_XIP_CACHE/guest-debs/root/bin/busybox" "$work/trees/busybox/bin/"
@@ -99,6 +104,9 @@ open(f"{d}/garbage.img", "wb").write(bytes((i * 7 + 3) & 0xff for i in range(655
 b = bytearray(open(f"{d}/types.img", "rb").read())
 b[len(b) - 64] ^= 0x01
 open(f"{d}/badcrc.img", "wb").write(b)
+b = bytearray(open(f"{d}/types.img", "rb").read())
+b[4:8] = (33 << 20).to_bytes(4, "little")
+open(f"{d}/size33m.img", "wb").write(b)
 PY
 
 # Flash bank 0: the XIP image in fs_partition (at 1 MiB, physical 0x40100000),
@@ -144,7 +152,7 @@ fi
 cp "$top/tests/guest/lib.sh" "$top/tests/lib/manifest.sh" "$work/stage/tests/"
 if [ $suite = badimages ]; then
 	cp "$top/tests/guest/vexpress-a9/55-badimages.sh" "$work/stage/tests/"
-	printf 'check "module loads" insmod /lib/modules/cramfs_xip.ko\n' > "$work/stage/tests/10-load.sh"
+	printf '# checks: 1\ncheck "module loads" insmod /lib/modules/cramfs_xip.ko\n' > "$work/stage/tests/10-load.sh"
 else
 	cp "$top"/tests/guest/$suite/[0-9]*.sh "$work/stage/tests/"
 fi
@@ -183,4 +191,4 @@ if [ $suite = bench ]; then
 	grep -q '^GUEST-DONE' "$console" || { log "benchmark did not finish: see $console"; exit 1; }
 	exit 0
 fi
-"$top/tests/lib/judge-console.sh" "$console" "$variant-$kver"
+"$top/tests/lib/judge-console.sh" "$console" "$variant-$kver" "$work"/stage/tests/[0-9]*.sh

@@ -26,14 +26,16 @@ run_suite() {
 	log "suite $name took $((SECONDS - start))s"
 }
 
-suites=${SUITES:-"host vexpress-a9 vexpress-a9-6.12 vexpress-a9-root mps2-an385"}
+suites=${SUITES:-"host vexpress-a9 vexpress-a9-6.12 vexpress-a9-root vexpress-a9-root-6.12 mps2-an385 mps2-an385-6.12"}
 for s in $suites; do
 	case $s in
 	host) run_suite host "$top/tests/host/run.sh" ;;
 	vexpress-a9) run_suite vexpress-a9 "$top/tests/guest-vexpress-a9.sh" ;;
 	vexpress-a9-6.12) run_suite vexpress-a9-6.12 "$top/tests/guest-vexpress-a9.sh" 6.12 ;;
 	vexpress-a9-root) run_suite vexpress-a9-root "$top/tests/guest-vexpress-a9-root.sh" ;;
+	vexpress-a9-root-6.12) run_suite vexpress-a9-root-6.12 "$top/tests/guest-vexpress-a9-root.sh" 6.12 ;;
 	mps2-an385) run_suite mps2-an385 "$top/tests/guest-mps2-an385.sh" ;;
+	mps2-an385-6.12) run_suite mps2-an385-6.12 "$top/tests/guest-mps2-an385.sh" 6.12 ;;
 	vexpress-a9-debug) run_suite vexpress-a9-debug "$top/tests/guest-vexpress-a9.sh" --debug ;;
 	*) echo "FAIL: unknown suite $s" | tee -a "$report" ;;
 	esac

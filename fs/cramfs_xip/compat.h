@@ -63,6 +63,20 @@ static inline void cramfs_xip_compat_zero_times(struct inode *inode)
 #endif
 
 /*
+ * v6.3 ("mm/nommu: don't use VM_MAYSHARE for MAP_PRIVATE mappings"): a
+ * private read-only mapping, which no-MMU may still serve directly, no
+ * longer carries VM_MAYSHARE but VM_MAYOVERLAY; is_nommu_shared_mapping()
+ * tests for either.
+ */
+#ifndef CONFIG_MMU
+#if KERNEL_VERSION(6, 3, 0) <= LINUX_VERSION_CODE
+#define cramfs_xip_compat_nommu_shared(vma)	is_nommu_shared_mapping((vma)->vm_flags)
+#else
+#define cramfs_xip_compat_nommu_shared(vma)	((vma)->vm_flags & (VM_SHARED | VM_MAYSHARE))
+#endif
+#endif
+
+/*
  * v6.5 ("splice: Remove generic_file_splice_read()") left
  * filemap_splice_read(), which v6.4 had added, as the page-cache splice.
  */

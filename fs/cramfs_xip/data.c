@@ -112,23 +112,91 @@ check:
 	return 0;
 }
 
+/* How much of zlib's inflate workspace each mount allocates: see cramfs_xip_zlib_init(). */
+static size_t cramfs_xip_zlib_ws_size;
+
+static void *cramfs_xip_zlib_alloc(size_t size)
+{
+	return IS_ENABLED(CONFIG_MMU) ? vmalloc(size) : alloc_pages_exact(size, GFP_KERNEL);
+}
+
+static void cramfs_xip_zlib_free(void *p, size_t size)
+{
+	if (IS_ENABLED(CONFIG_MMU))
+		vfree(p);
+	else
+		free_pages_exact(p, size);
+}
+
 /*
- * How much of zlib's inflate workspace a mount needs. The workspace ends
- * with a 32 KiB window (1 << MAX_WBITS) into which inflate copies the output
- * of each call, and from which it reads only what an earlier call of the
- * same stream wrote. cramfs_xip inflates each block in one call, from a
- * fresh stream, into one page: at most PAGE_SIZE of the window is ever
- * touched, so the rest of it is not allocated (about 13 KB instead of 43).
- * s390's DFLTCC lays the workspace out differently: it gets the whole one.
+ * Inflate one stored block of a page into @out with workspace @ws, whose
+ * bytes from @part on are filled with a pattern: true if the page came out
+ * right and the pattern is whole.
  */
-static size_t cramfs_xip_zlib_workspace_size(void)
+static bool cramfs_xip_zlib_probe(u8 *ws, size_t part, size_t full, u8 *src, u8 *out)
+{
+	struct z_stream_s stream = { .workspace = ws };
+	size_t i;
+	int err;
+
+	memset(ws + part, 0x5a, full - part);
+	/* A raw deflate stream: one final stored block of PAGE_SIZE bytes. */
+	src[0] = 1;
+	src[1] = PAGE_SIZE & 0xff;
+	src[2] = PAGE_SIZE >> 8;
+	src[3] = ~src[1];
+	src[4] = ~src[2];
+	for (i = 0; i < PAGE_SIZE; i++)
+		src[5 + i] = i * 7;
+	stream.next_in = src;
+	stream.avail_in = PAGE_SIZE + 5;
+	stream.next_out = out;
+	stream.avail_out = PAGE_SIZE;
+	if (zlib_inflateInit2(&stream, -MAX_WBITS) != Z_OK)
+		return false;
+	err = zlib_inflate(&stream, Z_FINISH);
+	zlib_inflateEnd(&stream);
+	return err == Z_STREAM_END && stream.total_out == PAGE_SIZE &&
+	       !memcmp(out, src + 5, PAGE_SIZE) && !memchr_inv(ws + part, 0x5a, full - part);
+}
+
+/**
+ * cramfs_xip_zlib_init() - choose how much zlib inflate workspace a mount needs
+ *
+ * The workspace ends with a 32 KiB window (1 << MAX_WBITS) into which
+ * inflate copies the output of each call. cramfs_xip inflates each block in
+ * one call, from a fresh stream, into one page: at most PAGE_SIZE of the
+ * window is touched, so a mount allocates about 13 KB instead of 43. That
+ * rests on lib/zlib_inflate's private layout, so it is checked here, once:
+ * a page is inflated with the rest of the workspace filled with a pattern.
+ * Should the layout change, the pattern breaks, the kernel log says so, and
+ * every mount allocates the whole workspace.
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int cramfs_xip_zlib_init(void)
 {
 	size_t full = zlib_inflate_workspacesize();
+	size_t part = full - (1 << MAX_WBITS) + PAGE_SIZE;
+	u8 *ws;
+	bool ok;
 
+	cramfs_xip_zlib_ws_size = full;
+	/* s390's DFLTCC lays the workspace out differently: it gets the whole one. */
 	if (IS_ENABLED(CONFIG_ZLIB_DFLTCC) || PAGE_SIZE >= (1 << MAX_WBITS) ||
 	    full <= (1 << MAX_WBITS))
-		return full;
-	return full - (1 << MAX_WBITS) + PAGE_SIZE;
+		return 0;
+	ws = cramfs_xip_zlib_alloc(full + 2 * PAGE_SIZE + 8);
+	if (!ws)
+		return -ENOMEM;
+	ok = cramfs_xip_zlib_probe(ws, part, full, ws + full, ws + full + PAGE_SIZE + 8);
+	cramfs_xip_zlib_free(ws, full + 2 * PAGE_SIZE + 8);
+	if (ok)
+		cramfs_xip_zlib_ws_size = part;
+	else
+		pr_warn("zlib inflate wrote past the first page of its window: each mount takes the whole %zu-byte workspace\n",
+			full);
+	return 0;
 }
 
 /*
@@ -146,11 +214,7 @@ static void *cramfs_xip_zlib_workspace(struct cramfs_xip_sb_info *sbi)
 		return sbi->zlib_workspace;
 	/* We may hold a locked page-cache page: reclaim must not re-enter filesystems. */
 	nofs = memalloc_nofs_save();
-	if (IS_ENABLED(CONFIG_MMU))
-		sbi->zlib_workspace = vmalloc(cramfs_xip_zlib_workspace_size());
-	else
-		sbi->zlib_workspace = alloc_pages_exact(cramfs_xip_zlib_workspace_size(),
-							GFP_KERNEL);
+	sbi->zlib_workspace = cramfs_xip_zlib_alloc(cramfs_xip_zlib_ws_size);
 	memalloc_nofs_restore(nofs);
 	return sbi->zlib_workspace;
 }
@@ -255,9 +319,6 @@ void cramfs_xip_zlib_exit(struct cramfs_xip_sb_info *sbi)
 {
 	if (!sbi->zlib_workspace)
 		return;
-	if (IS_ENABLED(CONFIG_MMU))
-		vfree(sbi->zlib_workspace);
-	else
-		free_pages_exact(sbi->zlib_workspace, cramfs_xip_zlib_workspace_size());
+	cramfs_xip_zlib_free(sbi->zlib_workspace, cramfs_xip_zlib_ws_size);
 	sbi->zlib_workspace = NULL;
 }

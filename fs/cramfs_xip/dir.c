@@ -55,21 +55,51 @@ bad:
 	return -EIO;
 }
 
+/*
+ * lseek() lets a user put a directory's position anywhere. A position that
+ * readdir did not hand out is taken to the first entry at or after it by a
+ * walk from the start, so that only the image, never the user, can make an
+ * entry look bad. The file remembers the position readdir left it at.
+ */
+static int cramfs_xip_seek_entry(struct file *file, struct dir_context *ctx)
+{
+	struct inode *dir = file_inode(file);
+	struct cramfs_xip_dirent de;
+	u32 pos = 0;
+	int err;
+
+	if (!ctx->pos || ctx->pos == (uintptr_t)file->private_data || ctx->pos >= dir->i_size)
+		return 0;
+	while (pos < ctx->pos) {
+		err = cramfs_xip_read_dirent(dir, pos, &de);
+		if (err)
+			return err;
+		pos = de.next;
+		cond_resched();
+	}
+	ctx->pos = pos;
+	return 0;
+}
+
 static int cramfs_xip_readdir(struct file *file, struct dir_context *ctx)
 {
 	struct inode *dir = file_inode(file);
 	struct cramfs_xip_dirent de;
 	int err;
 
+	err = cramfs_xip_seek_entry(file, ctx);
+	if (err)
+		return err;
 	while (ctx->pos < dir->i_size) {
 		err = cramfs_xip_read_dirent(dir, ctx->pos, &de);
 		if (err)
 			return err;
 		if (!dir_emit(ctx, de.name, de.len, de.ino, cramfs_xip_compat_dtype(de.d.mode)))
-			return 0;
+			break;
 		ctx->pos = de.next;
 		cond_resched();
 	}
+	file->private_data = (void *)(uintptr_t)ctx->pos;
 	return 0;
 }
 

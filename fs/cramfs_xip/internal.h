@@ -11,6 +11,13 @@
 #include "cramfs_xip_fs.h"
 #include "compat.h"
 
+/* Mount options; a remount may repeat them but not change them. */
+struct cramfs_xip_options {
+	bool crc;			/* check the image's CRC at mount */
+	phys_addr_t physaddr;		/* physaddr=, 0 if not given */
+	u64 size;			/* size=: bytes at physaddr, 0 if not given */
+};
+
 struct cramfs_xip_sb_info {
 	/* The whole image, mapped once at mount: never written through. */
 	const u8 *virt;
@@ -22,9 +29,8 @@ struct cramfs_xip_sb_info {
 	u32 blocks;
 	u32 files;
 	bool big_endian;
-	bool opt_crc;
 	bool memremapped;		/* mapped by physaddr=, not by MTD point */
-	phys_addr_t opt_physaddr;	/* physaddr=, 0 if not given */
+	struct cramfs_xip_options opt;	/* as given at mount */
 
 	/* zlib: one workspace per mount, from its first compressed block to unmount. */
 	struct mutex zlib_lock;
@@ -87,6 +93,7 @@ struct cramfs_xip_block {
 
 extern const struct address_space_operations cramfs_xip_aops;
 int cramfs_xip_get_block(struct inode *inode, pgoff_t index, struct cramfs_xip_block *b);
+int cramfs_xip_zlib_init(void);
 void cramfs_xip_zlib_exit(struct cramfs_xip_sb_info *sbi);
 
 /* xip.c */

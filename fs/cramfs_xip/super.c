@@ -95,19 +95,57 @@ static int cramfs_xip_show_options(struct seq_file *m, struct dentry *root)
 {
 	struct cramfs_xip_sb_info *sbi = CRAMFS_XIP_SB(root->d_sb);
 
-	if (sbi->memremapped)
-		seq_printf(m, ",physaddr=%pa", &sbi->opt_physaddr);
-	if (sbi->opt_crc)
+	if (sbi->opt.physaddr)
+		seq_printf(m, ",physaddr=%pa", &sbi->opt.physaddr);
+	if (sbi->opt.size)
+		seq_printf(m, ",size=%llu", sbi->opt.size);
+	if (sbi->opt.crc)
 		seq_puts(m, ",crc");
 	return 0;
 }
 
+/*
+ * A remount may name the options the mount has (mount(8) passes them all
+ * again) but change none: they decide what was mapped and checked at mount.
+ * An option left out keeps its value. The filesystem stays read-only.
+ */
+static int cramfs_xip_remount_check(struct fs_context *fc, struct super_block *sb,
+				    const struct cramfs_xip_options *new)
+{
+	const struct cramfs_xip_options *cur = &CRAMFS_XIP_SB(sb)->opt;
+
+	if (new->crc && !cur->crc) {
+		errorf(fc, "cramfs: %s: remount cannot add crc: the CRC is checked at mount",
+		       sb->s_id);
+		return -EINVAL;
+	}
+	if (new->physaddr && new->physaddr != cur->physaddr) {
+		errorf(fc, "cramfs: %s: remount cannot change physaddr= (mounted %s%pa)",
+		       sb->s_id, cur->physaddr ? "with physaddr=" : "without: ",
+		       &cur->physaddr);
+		return -EINVAL;
+	}
+	if (new->size && new->size != cur->size) {
+		errorf(fc, "cramfs: %s: remount cannot change size= (mounted with %llu)",
+		       sb->s_id, cur->size);
+		return -EINVAL;
+	}
+	sync_filesystem(sb);
+	return 0;
+}
+
 #ifdef CRAMFS_XIP_COMPAT_LEGACY_MOUNT
+static int cramfs_xip_parse_string(struct cramfs_xip_options *opt, char *options);
+
 static int cramfs_xip_remount(struct super_block *sb, int *flags, char *data)
 {
-	sync_filesystem(sb);
+	struct cramfs_xip_options new = {};
+	int err = cramfs_xip_parse_string(&new, data);
+
+	if (!err)
+		err = cramfs_xip_remount_check(NULL, sb, &new);
 	*flags |= SB_RDONLY;
-	return 0;
+	return err;
 }
 #endif
 
@@ -236,7 +274,7 @@ static int cramfs_xip_read_super(struct super_block *sb, struct fs_context *fc,
 		errorf(fc, "cramfs: %s: root directory lies outside the image", sb->s_id);
 		return -EINVAL;
 	}
-	if (sbi->opt_crc)
+	if (sbi->opt.crc)
 		return cramfs_xip_check_crc(sb, fc);
 	return 0;
 }
@@ -260,7 +298,7 @@ static int cramfs_xip_fill_common(struct super_block *sb, struct fs_context *fc)
 	if (!sb->s_root)
 		return -ENOMEM;
 	pr_info("(%s): mounted %u-byte image at physical %pa%s\n", sb->s_id, sbi->size,
-		&sbi->phys, sbi->opt_crc ? ", CRC checked" : "");
+		&sbi->phys, sbi->opt.crc ? ", CRC checked" : "");
 	return 0;
 }
 
@@ -273,17 +311,49 @@ static void cramfs_xip_init_sb(struct super_block *sb)
 	sb->s_maxbytes = CRAMFS_XIP_MAX_FILE_SIZE;
 }
 
+/* Records the end of the first memory resource found from the address on. */
+static int cramfs_xip_resource_end(struct resource *res, void *arg)
+{
+	struct resource *found = arg;
+
+	*found = *res;
+	return 1;
+}
+
+/*
+ * How many bytes from @phys on the image may occupy: size= if given, else
+ * the extent of the memory resource (the flash's device-tree node) that
+ * holds @phys. 0 if neither says: then nothing is mapped.
+ */
+static u64 cramfs_xip_phys_window(struct cramfs_xip_sb_info *sbi)
+{
+	phys_addr_t phys = sbi->opt.physaddr;
+	resource_size_t last = phys + min_t(u64, U32_MAX - 1, (resource_size_t)~0 - phys);
+	struct resource found = {};
+
+	if (sbi->opt.size)
+		return sbi->opt.size;
+	if (walk_iomem_res_desc(IORES_DESC_NONE, IORESOURCE_MEM, phys, last, &found,
+				cramfs_xip_resource_end) <= 0 || found.start != phys)
+		return 0;
+	return (u64)found.end - phys + 1;
+}
+
 /*
  * physaddr=: an image in memory-mapped flash that no MTD driver describes.
- * The first page is mapped to read the image's size from its superblock,
- * then the whole image. Nothing the kernel uses as RAM may be mapped.
+ * The window the image may occupy is bounded first (size=, or the memory
+ * resource holding the address), so that neither a corrupt size field nor
+ * a direct pointer can reach past the flash; then the first page is mapped
+ * to read the image's size, then the whole image. Nothing the kernel uses
+ * as RAM may be mapped.
  */
 static int cramfs_xip_fill_super_phys(struct super_block *sb, struct fs_context *fc)
 {
 	struct cramfs_xip_sb_info *sbi = CRAMFS_XIP_SB(sb);
-	phys_addr_t phys = sbi->opt_physaddr;
+	phys_addr_t phys = sbi->opt.physaddr;
 	u32 size = 0, off, magic, flags;
 	const u8 *first;
+	u64 window;
 	void *virt;
 
 	cramfs_xip_init_sb(sb);
@@ -293,7 +363,17 @@ static int cramfs_xip_fill_super_phys(struct super_block *sb, struct fs_context 
 		       &phys, PAGE_SIZE);
 		return -EINVAL;
 	}
-	if (region_intersects(phys, PAGE_SIZE, IORESOURCE_SYSTEM_RAM, IORES_DESC_NONE) !=
+	window = cramfs_xip_phys_window(sbi);
+	if (!window) {
+		errorf(fc, "cramfs: physaddr=%pa: no memory resource holds this address: give the flash's size with size=",
+		       &phys);
+		return -EINVAL;
+	}
+	if (window < PAGE_SIZE || phys + window - 1 < phys) {
+		errorf(fc, "cramfs: physaddr=%pa: size=%llu does not fit", &phys, window);
+		return -EINVAL;
+	}
+	if (region_intersects(phys, window, IORESOURCE_SYSTEM_RAM, IORES_DESC_NONE) !=
 	    REGION_DISJOINT) {
 		errorf(fc, "cramfs: physaddr=%pa: is System RAM, not an image in flash", &phys);
 		return -EINVAL;
@@ -318,11 +398,9 @@ static int cramfs_xip_fill_super_phys(struct super_block *sb, struct fs_context 
 		       &phys);
 		return -EINVAL;
 	}
-	if (size < CRAMFS_XIP_SUPER_SIZE || phys + size - 1 < phys ||
-	    region_intersects(phys, size, IORESOURCE_SYSTEM_RAM, IORES_DESC_NONE) !=
-	    REGION_DISJOINT) {
-		errorf(fc, "cramfs: physaddr=%pa: a %u-byte image there would overlap System RAM",
-		       &phys, size);
+	if (size < CRAMFS_XIP_SUPER_SIZE || PAGE_ALIGN((u64)size) > window) {
+		errorf(fc, "cramfs: physaddr=%pa: the image claims %u bytes, the flash there has %llu (%s)",
+		       &phys, size, window, sbi->opt.size ? "size=" : "its memory resource");
 		return -EINVAL;
 	}
 
@@ -363,46 +441,50 @@ static int cramfs_xip_fill_super_mtd(struct super_block *sb, struct fs_context *
 	return cramfs_xip_fill_common(sb, fc);
 }
 
+static bool cramfs_xip_on_mtd(struct super_block *sb)
+{
+	return sb->s_mtd;
+}
+
 static void cramfs_xip_put_mtd(struct super_block *sb)
 {
 	struct cramfs_xip_sb_info *sbi = CRAMFS_XIP_SB(sb);
 
-	if (!sb->s_mtd)
-		return;
 	if (sbi && sbi->mapped)
 		mtd_unpoint(sb->s_mtd, 0, sbi->mapped);
 	put_mtd_device(sb->s_mtd);
 }
 
-#ifndef CRAMFS_XIP_COMPAT_LEGACY_MOUNT
-static int cramfs_xip_get_tree_mtd(struct fs_context *fc)
-{
-	return get_tree_mtd(fc, cramfs_xip_fill_super_mtd);
-}
-#endif
 #else
+static bool cramfs_xip_on_mtd(struct super_block *sb)
+{
+	return false;
+}
+
 static void cramfs_xip_put_mtd(struct super_block *sb)
 {
 }
 
-static int cramfs_xip_get_tree_mtd(struct fs_context *fc)
+static int cramfs_xip_no_mtd(struct fs_context *fc, const char *source)
 {
 	errorf(fc, "cramfs: %s: this kernel has no MTD: mount with -o physaddr=<address of the image>",
-	       fc->source ? fc->source : "(no source)");
+	       source ? source : "(no source)");
 	return -EINVAL;
 }
 #endif
 
+/* An MTD mount holds its device; any other has an anonymous device number. */
 static void cramfs_xip_kill_sb(struct super_block *sb)
 {
 	struct cramfs_xip_sb_info *sbi = CRAMFS_XIP_SB(sb);
 
-	if (sbi && sbi->memremapped) {
-		kill_anon_super(sb);
-		memunmap((void *)sbi->virt);
-	} else {
+	if (cramfs_xip_on_mtd(sb)) {
 		generic_shutdown_super(sb);
 		cramfs_xip_put_mtd(sb);
+	} else {
+		kill_anon_super(sb);
+		if (sbi && sbi->memremapped)
+			memunmap((void *)sbi->virt);
 	}
 	if (sbi) {
 		cramfs_xip_zlib_exit(sbi);
@@ -414,29 +496,50 @@ static void cramfs_xip_kill_sb(struct super_block *sb)
  * One mount option, from either mount API (@value is NULL for a flag):
  * 0 if taken, 1 if not ours, -EINVAL if ours and wrong.
  */
-static int cramfs_xip_parse_option(struct fs_context *fc, struct cramfs_xip_sb_info *sbi,
+static int cramfs_xip_parse_option(struct fs_context *fc, struct cramfs_xip_options *opt,
 				   const char *key, const char *value)
 {
-	u64 addr;
+	char *end;
+	u64 v;
 
 	if (!strcmp(key, "crc")) {
 		if (value) {
 			errorf(fc, "cramfs: crc takes no value");
 			return -EINVAL;
 		}
-		sbi->opt_crc = true;
+		opt->crc = true;
 		return 0;
 	}
 	if (!strcmp(key, "physaddr")) {
-		if (!value || kstrtou64(value, 0, &addr) || !addr || addr != (phys_addr_t)addr) {
+		if (!value || kstrtou64(value, 0, &v) || !v || v != (phys_addr_t)v) {
 			errorf(fc, "cramfs: physaddr=%s: not a nonzero physical address",
 			       value ? value : "");
 			return -EINVAL;
 		}
-		sbi->opt_physaddr = addr;
+		opt->physaddr = v;
+		return 0;
+	}
+	if (!strcmp(key, "size")) {
+		v = value && *value ? memparse(value, &end) : 0;
+		if (!v || *end || !PAGE_ALIGNED(v) || v > U32_MAX) {
+			errorf(fc, "cramfs: size=%s: not a nonzero multiple of the page size up to 4G",
+			       value ? value : "");
+			return -EINVAL;
+		}
+		opt->size = v;
 		return 0;
 	}
 	return 1;
+}
+
+/* Options that make sense only together. */
+static int cramfs_xip_check_options(struct fs_context *fc, const struct cramfs_xip_options *opt)
+{
+	if (opt->size && !opt->physaddr) {
+		errorf(fc, "cramfs: size= bounds a physaddr= mount: give physaddr= too");
+		return -EINVAL;
+	}
+	return 0;
 }
 
 static struct cramfs_xip_sb_info *cramfs_xip_alloc_sbi(void)
@@ -461,24 +564,56 @@ static int cramfs_xip_parse_param(struct fs_context *fc, struct fs_parameter *pa
 		value = param->string;
 	else if (param->type != fs_value_is_flag)
 		return -ENOPARAM;
-	ret = cramfs_xip_parse_option(fc, fc->s_fs_info, param->key, value);
+	ret = cramfs_xip_parse_option(fc, &((struct cramfs_xip_sb_info *)fc->s_fs_info)->opt,
+				      param->key, value);
 	return ret > 0 ? -ENOPARAM : ret;
 }
+
+#if IS_ENABLED(CONFIG_MTD)
+static int cramfs_xip_get_tree_mtd(struct fs_context *fc)
+{
+	return get_tree_mtd(fc, cramfs_xip_fill_super_mtd);
+}
+#else
+#define cramfs_xip_get_tree_mtd(fc)	cramfs_xip_no_mtd(fc, (fc)->source)
+#endif
 
 static int cramfs_xip_get_tree(struct fs_context *fc)
 {
 	struct cramfs_xip_sb_info *sbi = fc->s_fs_info;
+	struct cramfs_xip_options opt = sbi->opt;
+	int err;
 
-	if (sbi->opt_physaddr)
+	err = cramfs_xip_check_options(fc, &opt);
+	if (err)
+		return err;
+	if (opt.physaddr)
 		return get_tree_nodev(fc, cramfs_xip_fill_super_phys);
-	return cramfs_xip_get_tree_mtd(fc);
+	err = cramfs_xip_get_tree_mtd(fc);
+	/*
+	 * A second mount of a mounted MTD shares its superblock, which was
+	 * set up with the first mount's options: asking for another check
+	 * must not pass silently. The superblock comes back locked.
+	 */
+	if (!err && opt.crc && !CRAMFS_XIP_SB(fc->root->d_sb)->opt.crc) {
+		struct super_block *sb = fc->root->d_sb;
+
+		errorf(fc, "cramfs: %s: already mounted without crc: unmount it first to check the CRC",
+		       sb->s_id);
+		dput(fc->root);
+		fc->root = NULL;
+		deactivate_locked_super(sb);
+		return -EBUSY;
+	}
+	return err;
 }
 
 static int cramfs_xip_reconfigure(struct fs_context *fc)
 {
-	sync_filesystem(fc->root->d_sb);
+	struct cramfs_xip_sb_info *new = fc->s_fs_info;
+
 	fc->sb_flags |= SB_RDONLY;
-	return 0;
+	return cramfs_xip_remount_check(fc, fc->root->d_sb, &new->opt);
 }
 
 static void cramfs_xip_free_fc(struct fs_context *fc)
@@ -493,11 +628,10 @@ static const struct fs_context_operations cramfs_xip_context_ops = {
 	.free		= cramfs_xip_free_fc,
 };
 
+/* Also for a remount: its options are parsed into a superblock info of its own. */
 static int cramfs_xip_init_fs_context(struct fs_context *fc)
 {
 	fc->ops = &cramfs_xip_context_ops;
-	if (fc->purpose == FS_CONTEXT_FOR_RECONFIGURE)
-		return 0;
 	fc->s_fs_info = cramfs_xip_alloc_sbi();
 	return fc->s_fs_info ? 0 : -ENOMEM;
 }
@@ -530,33 +664,44 @@ static int cramfs_xip_legacy_fill_mtd(struct super_block *sb, void *data, int si
 }
 #endif
 
+/* The legacy option string: "key[=value],..."; @options is cut up. */
+static int cramfs_xip_parse_string(struct cramfs_xip_options *opt, char *options)
+{
+	char *key, *value;
+	int ret;
+
+	while ((key = strsep(&options, ",")) != NULL) {
+		if (!*key)
+			continue;
+		value = strchr(key, '=');
+		if (value)
+			*value++ = 0;
+		ret = cramfs_xip_parse_option(NULL, opt, key, value);
+		if (ret > 0) {
+			pr_err("unknown mount option %s\n", key);
+			ret = -EINVAL;
+		}
+		if (ret)
+			return ret;
+	}
+	return cramfs_xip_check_options(NULL, opt);
+}
+
 static struct dentry *cramfs_xip_mount(struct file_system_type *fs_type, int flags,
 				       const char *dev_name, void *data)
 {
 	struct cramfs_xip_legacy_mount m = { .sbi = cramfs_xip_alloc_sbi() };
-	char *options = data, *opt, *value;
 	struct dentry *root;
 	int ret;
 
 	if (!m.sbi)
 		return ERR_PTR(-ENOMEM);
-	while ((opt = strsep(&options, ",")) != NULL) {
-		if (!*opt)
-			continue;
-		value = strchr(opt, '=');
-		if (value)
-			*value++ = 0;
-		ret = cramfs_xip_parse_option(NULL, m.sbi, opt, value);
-		if (ret > 0) {
-			pr_err("unknown mount option %s\n", opt);
-			ret = -EINVAL;
-		}
-		if (ret) {
-			kfree(m.sbi);
-			return ERR_PTR(ret);
-		}
+	ret = cramfs_xip_parse_string(&m.sbi->opt, data);
+	if (ret) {
+		kfree(m.sbi);
+		return ERR_PTR(ret);
 	}
-	if (m.sbi->opt_physaddr)
+	if (m.sbi->opt.physaddr)
 		root = mount_nodev(fs_type, flags | SB_RDONLY, &m, cramfs_xip_legacy_fill_phys);
 #if IS_ENABLED(CONFIG_MTD)
 	else
@@ -564,7 +709,7 @@ static struct dentry *cramfs_xip_mount(struct file_system_type *fs_type, int fla
 				 cramfs_xip_legacy_fill_mtd);
 #else
 	else
-		root = ERR_PTR(cramfs_xip_get_tree_mtd(NULL));
+		root = ERR_PTR(cramfs_xip_no_mtd(NULL, dev_name));
 #endif
 	if (!m.attached)
 		kfree(m.sbi);
@@ -604,6 +749,9 @@ static int __init cramfs_xip_init(void)
 	int err;
 
 	cramfs_xip_check_ondisk_layout();
+	err = cramfs_xip_zlib_init();
+	if (err)
+		return err;
 	cramfs_xip_inode_cachep = kmem_cache_create("cramfs_xip_inode",
 						    sizeof(struct cramfs_xip_inode_info), 0,
 						    SLAB_RECLAIM_ACCOUNT | SLAB_ACCOUNT,

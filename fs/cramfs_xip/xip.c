@@ -35,7 +35,9 @@ MODULE_PARM_DESC(verbose_xip, "log how each mmap of a file was served (in place,
 /*
  * Where page @index of @inode lies in the image, if it can be mapped in
  * place. Everything is checked against the image here, so that nothing
- * outside it can ever reach a page table.
+ * outside it can ever reach a page table. With an MMU the block must also
+ * fill a page-aligned flash page, zero past the file's tail; without one a
+ * mapping is an address, so any direct plain block in the image will do.
  */
 static bool cramfs_xip_page(struct inode *inode, pgoff_t index, u32 *offset)
 {
@@ -47,42 +49,64 @@ static bool cramfs_xip_page(struct inode *inode, pgoff_t index, u32 *offset)
 		return false;
 	if (cramfs_xip_get_block(inode, index, &b) || !b.direct || b.compressed)
 		return false;
-	if (!PAGE_ALIGNED(sbi->phys + b.start) || !cramfs_xip_in_image(sb, b.start, PAGE_SIZE))
-		return false;
-	if (b.len < PAGE_SIZE && memchr_inv(sbi->virt + b.start + b.len, 0, PAGE_SIZE - b.len))
+	if (IS_ENABLED(CONFIG_MMU) &&
+	    (!PAGE_ALIGNED(sbi->phys + b.start) || !cramfs_xip_in_image(sb, b.start, PAGE_SIZE) ||
+	     (b.len < PAGE_SIZE &&
+	      memchr_inv(sbi->virt + b.start + b.len, 0, PAGE_SIZE - b.len))))
 		return false;
 	*offset = b.start;
 	return true;
 }
 
 /*
- * How many pages from @pgoff on (at most @pages) can be mapped in place as
- * one consecutive run in flash; the run's image offset goes to @offset.
+ * A walk over consecutive pages of a file that decodes each block once:
+ * @run pages from @pgoff on lie in place one after the other from @offset;
+ * the page that ended the run is @next_ok (at @next_offset) or not.
  */
-static unsigned long cramfs_xip_run(struct inode *inode, pgoff_t pgoff, unsigned long pages,
-				    u32 *offset)
+struct cramfs_xip_run {
+	pgoff_t pgoff;
+	unsigned long run;
+	u32 offset;
+	bool next_ok;
+	u32 next_offset;
+};
+
+/* How many of @pages pages from @r->pgoff on form one consecutive run in flash. */
+static void cramfs_xip_find_run(struct inode *inode, struct cramfs_xip_run *r,
+				unsigned long pages)
 {
-	unsigned long i;
 	u32 off;
 
-	for (i = 0; i < pages; i++) {
-		if (!cramfs_xip_page(inode, pgoff + i, &off))
-			break;
-		if (i == 0)
-			*offset = off;
-		else if (off != *offset + i * PAGE_SIZE)
-			break;
+	r->next_ok = false;
+	for (r->run = 0; r->run < pages; r->run++) {
+		if (!cramfs_xip_page(inode, r->pgoff + r->run, &off))
+			return;
+		if (r->run == 0) {
+			r->offset = off;
+		} else if (off != r->offset + r->run * PAGE_SIZE) {
+			r->next_ok = true;
+			r->next_offset = off;
+			return;
+		}
 	}
-	return i;
 }
 
 #ifdef CONFIG_MMU
+
+static int cramfs_xip_insert(struct vm_area_struct *vma, unsigned long i, phys_addr_t phys)
+{
+	vm_fault_t vmf = vmf_insert_mixed(vma, vma->vm_start + (i << PAGE_SHIFT),
+					  phys_to_pfn_t(phys, PFN_DEV));
+
+	return vmf & VM_FAULT_ERROR ? vm_fault_to_errno(vmf, 0) : 0;
+}
 
 static int cramfs_xip_mmap(struct file *file, struct vm_area_struct *vma)
 {
 	struct inode *inode = file_inode(file);
 	struct cramfs_xip_sb_info *sbi = CRAMFS_XIP_SB(inode->i_sb);
-	unsigned long pages = vma_pages(vma), i, mapped = 0;
+	unsigned long pages = vma_pages(vma), file_pages, i, mapped;
+	struct cramfs_xip_run r = { .pgoff = vma->vm_pgoff };
 	u32 offset;
 	int ret;
 
@@ -91,39 +115,46 @@ static int cramfs_xip_mmap(struct file *file, struct vm_area_struct *vma)
 	if (ret)
 		return ret;
 
-	if (cramfs_xip_run(inode, vma->vm_pgoff, pages, &offset) == pages) {
+	/* Only the file's pages are looked at; a fault past its end gets SIGBUS. */
+	file_pages = DIV_ROUND_UP(i_size_read(inode), PAGE_SIZE);
+	if (vma->vm_pgoff >= file_pages)
+		return 0;
+	pages = min(pages, file_pages - vma->vm_pgoff);
+
+	cramfs_xip_find_run(inode, &r, pages);
+	if (r.run == vma_pages(vma)) {
 		/*
 		 * The whole mapping from flash. For a private mapping,
 		 * remap_pfn_range() records the physical page number in
 		 * vm_pgoff, which is what /proc/PID/maps then shows.
 		 */
-		ret = remap_pfn_range(vma, vma->vm_start, (sbi->phys + offset) >> PAGE_SHIFT,
+		ret = remap_pfn_range(vma, vma->vm_start, (sbi->phys + r.offset) >> PAGE_SHIFT,
 				      pages << PAGE_SHIFT, vma->vm_page_prot);
 		if (!ret)
 			cramfs_xip_note(file, "%lu pages at %pa+%#x mapped in place", pages,
-					&sbi->phys, offset);
+					&sbi->phys, r.offset);
 		return ret;
 	}
 
 	/* A mixed mapping: flash pages now, the others from the page cache on fault. */
-	for (i = 0; i < pages; i++) {
-		phys_addr_t phys;
-		vm_fault_t vmf;
-
+	mapped = r.run + r.next_ok;
+	if (mapped)
+		cramfs_xip_compat_vm_flags_set(vma, VM_MIXEDMAP);
+	for (i = 0; i < r.run && !ret; i++)
+		ret = cramfs_xip_insert(vma, i, sbi->phys + r.offset + i * PAGE_SIZE);
+	if (r.next_ok && !ret)
+		ret = cramfs_xip_insert(vma, r.run, sbi->phys + r.next_offset);
+	for (i = r.run + 1; i < pages && !ret; i++) {
 		if (!cramfs_xip_page(inode, vma->vm_pgoff + i, &offset))
 			continue;
-		if (!mapped)
+		if (!mapped++)
 			cramfs_xip_compat_vm_flags_set(vma, VM_MIXEDMAP);
-		phys = sbi->phys + offset;
-		vmf = vmf_insert_mixed(vma, vma->vm_start + (i << PAGE_SHIFT),
-				       phys_to_pfn_t(phys, PFN_DEV));
-		if (vmf & VM_FAULT_ERROR)
-			return vm_fault_to_errno(vmf, 0);
-		mapped++;
+		ret = cramfs_xip_insert(vma, i, sbi->phys + offset);
 	}
-	cramfs_xip_note(file, "%lu of %lu pages from offset %lu mapped in place, the rest from the page cache",
-			mapped, pages, vma->vm_pgoff);
-	return 0;
+	if (!ret)
+		cramfs_xip_note(file, "%lu of %lu pages from offset %lu mapped in place, the rest from the page cache",
+				mapped, vma_pages(vma), vma->vm_pgoff);
+	return ret;
 }
 
 #else /* !CONFIG_MMU */
@@ -131,7 +162,7 @@ static int cramfs_xip_mmap(struct file *file, struct vm_area_struct *vma)
 /* Shared (direct) mappings are the flash itself; private ones are RAM copies. */
 static int cramfs_xip_mmap(struct file *file, struct vm_area_struct *vma)
 {
-	return vma->vm_flags & (VM_SHARED | VM_MAYSHARE) ? 0 : -ENOSYS;
+	return cramfs_xip_compat_nommu_shared(vma) ? 0 : -ENOSYS;
 }
 
 static unsigned long cramfs_xip_get_unmapped_area(struct file *file, unsigned long addr,
@@ -142,19 +173,24 @@ static unsigned long cramfs_xip_get_unmapped_area(struct file *file, unsigned lo
 	struct cramfs_xip_sb_info *sbi = CRAMFS_XIP_SB(inode->i_sb);
 	unsigned long pages = DIV_ROUND_UP(len, PAGE_SIZE);
 	unsigned long max = DIV_ROUND_UP(i_size_read(inode), PAGE_SIZE);
-	u32 offset;
+	struct cramfs_xip_run r = { .pgoff = pgoff };
 
 	if (pgoff >= max || pages > max - pgoff)
 		return -EINVAL;
-	/* -ENOSYS: not mappable in place; the kernel then makes a RAM copy. */
-	if (cramfs_xip_run(inode, pgoff, pages, &offset) != pages) {
+	cramfs_xip_find_run(inode, &r, pages);
+	/*
+	 * -ENOSYS: not mappable in place; the kernel then makes a RAM copy.
+	 * The mapping's last bytes past the file's end must still lie in the
+	 * mapped flash.
+	 */
+	if (r.run != pages || len > sbi->mapped - r.offset) {
 		cramfs_xip_note(file, "pages %lu-%lu not in place: copied to RAM", pgoff,
 				pgoff + pages - 1);
 		return -ENOSYS;
 	}
 	cramfs_xip_note(file, "%lu pages mapped in place at %#lx", pages,
-			(unsigned long)(sbi->phys + offset));
-	return sbi->phys + offset;
+			(unsigned long)(sbi->phys + r.offset));
+	return sbi->phys + r.offset;
 }
 
 static unsigned int cramfs_xip_mmap_capabilities(struct file *file)

@@ -2,6 +2,10 @@
 # Helpers for the guest test scripts (BusyBox sh). Each check prints one
 # "RESULT PASS|FAIL name" line; the host counts them.
 
+# Every kind of report the kernel prints when something is wrong (the host's
+# judge, tests/lib/judge-console.sh, reads this line too).
+kernel_reports='Oops|BUG:|WARNING:|Kernel panic|Unable to handle|Internal error|Call trace|Backtrace:|Hardware name:|hung_task|blocked for more than|soft lockup|hard LOCKUP|rcu: INFO|stall on CPU|UBSAN|KASAN|kmemleak: .*suspected|general protection|refcount_t:|list_(add|del) corruption|Bad page|sleeping function called|possible (recursive|circular) locking|inconsistent lock state|stack-protector'
+
 pass() { echo "RESULT PASS $*"; }
 fail() { echo "RESULT FAIL $*"; }
 skip() { echo "RESULT SKIP $*"; }
@@ -26,12 +30,14 @@ mark() {
 }
 klog_since_mark() { dmesg | sed -n "/cramfs-xip-test: mark $_mark\$/,\$p"; }
 klog_has() { klog_since_mark | grep -q -- "$1"; }
+no_klog() { ! klog_has "$1"; }
 
 # refuse NAME PATTERN CMD...: CMD must fail, and the kernel must say PATTERN.
 refuse() {
 	_name=$1
 	_pat=$2
 	shift 2
+	[ -n "$_pat" ] || { fail "$_name: no kernel message given to look for"; return; }
 	mark
 	if "$@" > /tmp/check.out 2>&1; then
 		fail "$_name: succeeded, should have been refused"

@@ -12,8 +12,16 @@
  *   xiptest maps FILE             print the /proc/self/maps line and the Rss of
  *                                 a read-only private mapping of FILE
  *   xiptest sharedwrite FILE      a shared writable mapping must be refused
- *   xiptest touch FILE...         map each file and touch every page, counting
+ *   xiptest touch FILE...         map each file and touch every page, listing
  *                                 the pages that raise SIGBUS (for bad images)
+ *   xiptest bigmap FILE REF       mmap() of 1 GiB of FILE costs no more beyond
+ *                                 one of FILE's size than it does for REF (a
+ *                                 copy on tmpfs); past the end is SIGBUS
+ *   xiptest seekdir DIR           lseek() a directory into the middle of each
+ *                                 entry: readdir goes on with the next entry
+ *   xiptest hold FILE SECONDS     map FILE privately, then check its bytes
+ *                                 against read() after SECONDS (the mount may
+ *                                 be lazily unmounted meanwhile)
  *
  * Exit status 0 when the check holds; the reason is printed otherwise.
  */
@@ -27,7 +35,9 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static int fail(const char *what)
@@ -225,7 +235,7 @@ static void on_sigbus(int sig)
 
 static int touch(int n, char **files)
 {
-	unsigned long pages = 0, faults = 0;
+	unsigned long pages = 0, faults = 0, unmapped = 0;
 	volatile unsigned char sum = 0;
 	int i;
 
@@ -235,18 +245,188 @@ static int touch(int n, char **files)
 		size_t len, off;
 		unsigned char *m = map(files[i], &len, PROT_READ, MAP_PRIVATE);
 
-		if (!m)
+		if (!m) {
+			unmapped++;
 			continue;
+		}
+		printf("%s: faults at:", files[i]);
 		for (off = 0; off < len; off += 4096) {
 			pages++;
-			if (sigsetjmp(touch_jmp, 1) == 0)
+			if (sigsetjmp(touch_jmp, 1) == 0) {
 				sum += m[off];
-			else
+			} else {
 				faults++;
+				printf(" %zu", off / 4096);
+			}
 		}
+		printf("\n");
 		munmap(m, len);
 	}
-	printf("%lu pages touched, %lu faults\n", pages, faults);
+	printf("%d files: %lu could not be mapped; %lu pages touched, %lu faults\n", n, unmapped,
+	       pages, faults);
+	return 0;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/*
+ * Seconds @n mmap() calls of @len bytes of @fd take; their munmap() is not
+ * timed (on ARM it flushes the TLB page by page over the whole range).
+ */
+static double time_maps(int fd, size_t len, int n)
+{
+	double t = 0, t0;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		void *m;
+
+		t0 = now();
+		m = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+		t += now() - t0;
+		if (m == MAP_FAILED)
+			return -1;
+		munmap(m, len);
+	}
+	return t;
+}
+
+/* Best of 3 rounds of 20 mmap() calls of @len bytes of @fd, in seconds. */
+static double best_maps(int fd, size_t len)
+{
+	double best = 1e9, t;
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		t = time_maps(fd, len, 20);
+		if (t < 0)
+			return t;
+		best = t < best ? t : best;
+	}
+	return best;
+}
+
+/*
+ * What a 1 GiB mapping of FILE costs beyond one of its own size, against the
+ * same for REF (a copy on tmpfs, whose mmap is the kernel's alone): the
+ * filesystem must not add work for pages the file does not have.
+ */
+static int bigmap(const char *path, const char *ref)
+{
+	size_t big = 1UL << 30, len;
+	int fd = open(path, O_RDONLY), rfd = open(ref, O_RDONLY);
+	double ours, theirs;
+	volatile unsigned char *m;
+	struct stat st;
+
+	if (fd < 0 || rfd < 0 || fstat(fd, &st))
+		return fail(path);
+	len = (st.st_size + 4095) & ~4095UL;
+	ours = best_maps(fd, big) - best_maps(fd, len);
+	theirs = best_maps(rfd, big) - best_maps(rfd, len);
+	printf("20 mmap() of 1 GiB beyond %zu bytes: %.2f ms, on tmpfs %.2f ms\n", len,
+	       ours * 1e3, theirs * 1e3);
+	if (ours > 2 * theirs + 0.005) {
+		errno = 0;
+		return fail("a large mapping costs more than the file's pages");
+	}
+	m = mmap(NULL, big, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (m == MAP_FAILED)
+		return fail("mmap");
+	signal(SIGBUS, on_sigbus);
+	if (sigsetjmp(touch_jmp, 1) == 0) {
+		(void)m[len];
+		errno = 0;
+		return fail("the page past the end of the file did not fault");
+	}
+	(void)m[0];
+	munmap((void *)m, big);
+	close(fd);
+	close(rfd);
+	return 0;
+}
+
+struct names {
+	int n;
+	char name[256][256];
+	long long next[256];
+};
+
+/* Every entry of the open directory @fd from its current position on. */
+static int list_from(int fd, struct names *out)
+{
+	static char buf[32768];
+	long n, off;
+
+	out->n = 0;
+	while ((n = syscall(SYS_getdents64, fd, buf, sizeof(buf))) > 0) {
+		for (off = 0; off < n && out->n < 256; out->n++) {
+			struct {
+				unsigned long long ino;
+				long long off;
+				unsigned short reclen;
+				unsigned char type;
+				char name[];
+			} *d = (void *)(buf + off);
+
+			snprintf(out->name[out->n], 256, "%s", d->name);
+			out->next[out->n] = d->off;
+			off += d->reclen;
+		}
+	}
+	return n < 0 ? -1 : 0;
+}
+
+static int seekdir_check(const char *path)
+{
+	static struct names all, rest;
+	int fd = open(path, O_RDONLY | O_DIRECTORY), k, i;
+	long long at;
+
+	if (fd < 0 || list_from(fd, &all) || all.n < 2)
+		return fail(path);
+	for (k = 0; k < all.n; k++) {
+		/* Four bytes into entry k: readdir resumes at entry k + 1. */
+		at = (k ? all.next[k - 1] : 0) + 4;
+		if (lseek(fd, at, SEEK_SET) != at || list_from(fd, &rest))
+			return fail("readdir after lseek");
+		if (rest.n != all.n - k - 1) {
+			fprintf(stderr, "xiptest: lseek to %lld: %d entries, want %d\n", at, rest.n,
+				all.n - k - 1);
+			return 1;
+		}
+		for (i = 0; i < rest.n; i++)
+			if (strcmp(rest.name[i], all.name[k + 1 + i])) {
+				errno = 0;
+				return fail("wrong entry after lseek");
+			}
+	}
+	printf("%d entries, each resumed after a seek into it\n", all.n);
+	close(fd);
+	return 0;
+}
+
+static int hold(const char *path, const char *seconds)
+{
+	size_t len, rlen;
+	unsigned char *m = map(path, &len, PROT_READ | PROT_EXEC, MAP_PRIVATE);
+	unsigned char *r = slurp(path, &rlen);
+
+	if (!m || !r || len != rlen)
+		return fail(path);
+	printf("mapped\n");
+	fflush(stdout);
+	sleep(atoi(seconds));
+	if (memcmp(m, r, len)) {
+		errno = 0;
+		return fail("mapped bytes changed");
+	}
 	return 0;
 }
 
@@ -266,6 +446,12 @@ int main(int argc, char **argv)
 		return sharedwrite(argv[2]);
 	if (argc >= 3 && !strcmp(argv[1], "touch"))
 		return touch(argc - 2, argv + 2);
-	fprintf(stderr, "usage: xiptest cmp|cow|fork|mremap|maps|sharedwrite|touch FILE [REF]\n");
+	if (argc == 4 && !strcmp(argv[1], "bigmap"))
+		return bigmap(argv[2], argv[3]);
+	if (argc == 3 && !strcmp(argv[1], "seekdir"))
+		return seekdir_check(argv[2]);
+	if (argc == 4 && !strcmp(argv[1], "hold"))
+		return hold(argv[2], argv[3]);
+	fprintf(stderr, "usage: xiptest cmp|cow|fork|mremap|maps|sharedwrite|touch|bigmap|seekdir|hold FILE [REF]\n");
 	return 2;
 }

@@ -34,6 +34,8 @@
 #define MAP_SHARED	1
 #define MAP_PRIVATE	2
 #define MS_RDONLY	1
+#define MS_REMOUNT	32
+#define EINVAL		22
 
 typedef unsigned long size_t;
 

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # The root filesystem is ours, from flash, read-only, and init runs in place.
+# checks: 12
 # /tests/env (written by the host) gives ROOT_IMAGE_START/END, the physical
 # range of the image in flash.
 
@@ -20,6 +21,14 @@ case $rootdev in
 mtd[0-9]*) check "$rootdev is fs_partition" grep -q "^${rootdev}: .*\"fs_partition\"" /proc/mtd ;;
 esac
 check "writing to / is refused" sh -c '! touch /newfile 2>/dev/null && ! mkdir /newdir 2>/dev/null'
+
+# What shutdown and boot scripts do to the root.
+check "mount -o remount,ro /" mount -o remount,ro /
+refuse "remount of / adding crc is refused" "remount cannot add crc" mount -o remount,ro,crc /
+check "mount -o remount,rw /: stays read-only" sh -c \
+	'mount -o remount,rw / 2>/dev/null; ! touch /newfile 2>/dev/null'
+check "/ is still cramfs, read-only, after the remounts" sh -c \
+	"awk '\$2 == \"/\" && \$3 == \"cramfs\"' /proc/mounts | grep -q ' ro[ ,]'"
 
 # The tree as the host made it (a plain bind mount shows the root without
 # what is mounted over it). The manifest cannot contain its own checksum.

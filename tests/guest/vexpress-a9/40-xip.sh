@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # Execute in place: BusyBox runs from NOR flash with its text mapped from flash,
+# checks: 44
 # mappings read what read() reads, private writes stay private.
 
 FLASH_BASE=$((0x40100000))	# fs_partition in physical memory
@@ -49,6 +50,12 @@ check "cramfs_xip: an XIP data file's mapping holds no RAM (smaps Rss 0 kB)" \
 	grep -q '^Rss: *0 kB' /tmp/maps.out
 check "cramfs_xip: its offset column is the flash address" \
 	grep -q " $(xip_phys /data/xip-partial.bin) " /tmp/maps.out
+cp /mnt/data/xip-partial.bin /mnt/data/compressed.txt /tmp/
+check "cramfs_xip: mmap() of 1 GiB of a 4-page XIP file costs what it costs on tmpfs" \
+	xiptest bigmap /mnt/data/xip-partial.bin /tmp/xip-partial.bin
+check "cramfs_xip: ... and of a compressed file" \
+	xiptest bigmap /mnt/data/compressed.txt /tmp/compressed.txt
+rm -f /tmp/xip-partial.bin /tmp/compressed.txt
 
 # Page cache used by 16 BusyBox processes: XIP text needs none of it.
 cached_kb() { sed -n 's/^Cached: *\([0-9]*\) kB/\1/p' /proc/meminfo; }

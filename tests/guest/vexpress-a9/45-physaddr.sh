@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # physaddr=: the same XIP image mounted by its physical address, without MTD
+# checks: 25
 # (the MTD driver still owns the flash here; nothing is claimed or written).
 
 P=0x40100000	# fs_partition: the XIP image
@@ -33,5 +34,32 @@ refuse "physaddr: an unaligned address is refused" "must be a nonzero multiple o
 	mount -t cramfs -o physaddr=0x40100200 none /mnt
 refuse "physaddr: System RAM is refused" "physaddr=0x60000000: is System RAM" \
 	mount -t cramfs -o physaddr=0x60000000 none /mnt
-refuse "physaddr: empty flash (bank 1) is refused" "no cramfs image with a size" \
+refuse "physaddr: an address no memory resource holds needs size=" \
+	"no memory resource holds this address: give the flash's size with size=" \
 	mount -t cramfs -o physaddr=0x44000000 none /mnt
+refuse "physaddr: empty flash (bank 1) is refused" "no cramfs image with a size" \
+	mount -t cramfs -o physaddr=0x44000000,size=0x100000 none /mnt
+refuse "physaddr: size= without physaddr= is refused" "give physaddr= too" \
+	mount -t cramfs -o size=0x100000 mtd:fs_partition /mnt
+refuse "physaddr: size= not a page multiple is refused" "size=100: not a nonzero multiple" \
+	mount -t cramfs -o physaddr=$P,size=100 none /mnt
+
+# The window the image may occupy: size=, else the flash's memory resource.
+xsize=$(stat -c %s /images/xip.img)
+refuse "physaddr: an image larger than size= is refused" "the image claims $xsize bytes" \
+	mount -t cramfs -o physaddr=$P,size=0x10000 none /mnt
+check "physaddr: size= that holds the image mounts, and shows" sh -c \
+	"mount -t cramfs -o physaddr=$P,size=16M none /mnt && grep -q 'physaddr=$P,size=16777216' /proc/mounts && umount /mnt"
+# An image in the psram (its resource: 32 MiB at 0x48000000) whose size
+# field claims 33 MiB: nothing past the psram may be mapped.
+PSRAM=$(mtdnum 48000000.psram)
+cat /images/size33m.img > /dev/mtd$PSRAM
+refuse "physaddr: an image claiming more than its flash resource is refused" \
+	"the flash there has 33554432 (its memory resource)" \
+	mount -t cramfs -o physaddr=0x48000000 none /mnt
+cat /images/types.img > /dev/mtd$PSRAM
+check "physaddr: the same image with its true size mounts from the psram" \
+	mount -t cramfs -o physaddr=0x48000000 none /mnt
+check "physaddr: from the psram, every entry matches the host manifest" \
+	same_manifest /images/types.manifest /mnt
+umount /mnt
