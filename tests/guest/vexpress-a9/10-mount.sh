@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # Mount images from flash through cramfs_xip and read them exactly as stored.
+# checks: 30
 
 for m in /lib/modules/deps/*.ko; do [ -e "$m" ] && insmod "$m"; done
 check "module loads" insmod /lib/modules/cramfs_xip.ko
@@ -24,15 +25,23 @@ check "types image in NOR flash: every entry matches the host manifest" \
 check "unmount mtd$SPARE" umount /mnt
 
 # The psram is writable RAM with point: every image can be tried in one boot.
-for img in tiny types big; do
+for img in tiny types big shared; do
 	cat /images/$img.img > /dev/mtd$PSRAM
 	check "$img image: mount from psram" mount -t cramfs mtd$PSRAM /mnt
 	check "$img image: every entry matches the host manifest" same_manifest /images/$img.manifest /mnt
 	ls -lanR /mnt > /tmp/ours-$img.ls 2>&1
 	# Read every file twice more, in parallel: page cache and decompression under contention.
-	find /mnt -type f -exec cat {} + > /dev/null &
-	find /mnt -type f -exec cat {} + > /dev/null
-	wait
+	# Each reader's status and the checksum of what it read.
+	reader() { find /mnt -type f -exec cat {} + > /tmp/par$1.out && md5sum < /tmp/par$1.out > /tmp/par$1.sum; r=$?; rm -f /tmp/par$1.out; return $r; }
+	reader 1 &
+	p1=$!
+	reader 2
+	r2=$?
+	wait $p1
+	r1=$?
+	reader 0
+	check "$img image: two parallel readers of every file both succeed, with the same bytes" \
+		sh -c "[ $r1 = 0 ] && [ $r2 = 0 ] && cmp /tmp/par0.sum /tmp/par1.sum && cmp /tmp/par0.sum /tmp/par2.sum"
 	check "$img image: unmount" umount /mnt
 done
 

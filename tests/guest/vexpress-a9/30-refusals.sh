@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # Bad, missing or misplaced images are refused with a clear message, never an oops.
+# checks: 14
 
 PSRAM=$(mtdnum 48000000.psram)
 
@@ -24,7 +25,8 @@ umount /mnt 2>/dev/null
 
 refuse "unknown mount option is refused" "Unknown parameter" \
 	mount -t cramfs -o frobnicate mtd$PSRAM /mnt
-refuse "missing MTD is refused" "" mount -t cramfs mtd:no_such_partition /mnt
+refuse "missing MTD is refused" 'MTD device with name "no_such_partition" not found' \
+	mount -t cramfs mtd:no_such_partition /mnt
 
 # block2mtd over a RAM disk: an MTD without the point method.
 insmod /lib/modules/brd.ko rd_nr=1 rd_size=4096

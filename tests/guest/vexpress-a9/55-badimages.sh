@@ -1,11 +1,18 @@
 # SPDX-License-Identifier: GPL-2.0
 # Hundreds of mutated images: each mounted, every file read and mapped. The run
-# passes when the guest survives it and the kernel log shows no oops, BUG or
-# warning (judged on the host, and from dmesg below).
+# passes when the guest survives it and the kernel log shows no kernel report.
+# The console stays quiet during the run (thousands of rate-limited image
+# errors); instead the kernel log is read after each image, and every report
+# in it is copied to the console ("KLOG"), where the host's judge sees it.
+# checks: 5
 PSRAM=$(mtdnum 48000000.psram)
+want=$(cat /badimages/count)
 total=0
 mounted=0
+mapped=0
 stuck=0
+reports=0
+dmesg -c > /dev/null
 echo 1 > /proc/sys/kernel/printk
 for f in /badimages/*.img; do
 	total=$((total + 1))
@@ -15,13 +22,22 @@ for f in /badimages/*.img; do
 		ls -lR /mnt > /dev/null 2>&1
 		find /mnt -type l -exec readlink {} + > /dev/null 2>&1
 		find /mnt -type f -exec cat {} + > /dev/null 2>&1
-		find /mnt -type f -exec xiptest touch {} + > /dev/null 2>&1
+		# Every file find lists goes through xiptest touch (which says how
+		# many it took), each mapped and touched or found not mappable.
+		files=$(find /mnt -type f -print0 2>/dev/null | tr -cd '\0' | wc -c)
+		took=$(find /mnt -type f -exec xiptest touch {} + 2>/dev/null |
+			sed -n 's/^\([0-9]*\) files: .*/\1/p' | awk '{ n += $1 } END { print n + 0 }')
+		[ "$took" = "$files" ] && mapped=$((mapped + 1))
 		umount /mnt 2>/dev/null || stuck=$((stuck + 1))
+	fi
+	if dmesg -c | grep -E "$kernel_reports" > /tmp/bad.klog; then
+		reports=$((reports + 1))
+		sed "s|^|KLOG ${f##*/}: |" /tmp/bad.klog | head -n 20
 	fi
 done
 echo 7 > /proc/sys/kernel/printk
-check "bad images: $total tried, $mounted mounted, all read and mapped" test $total -gt 0
+check "bad images: $total of $want tried" test "$total" -eq "$want"
+check "bad images: $mounted mounted, all $mapped read and mapped" test "$mapped" -eq "$mounted"
 check "bad images: every mounted image unmounts again ($stuck did not)" test $stuck -eq 0
-dmesg | grep -E 'Oops|BUG:|WARNING:|Unable to handle|Internal error' > /tmp/bad.klog
-check "bad images: no oops, BUG or warning in the kernel log" test ! -s /tmp/bad.klog
+check "bad images: no kernel report after any image ($reports had one)" test $reports -eq 0
 check "bad images: the module unloads afterwards" sh -c 'rmmod cramfs_xip && insmod /lib/modules/cramfs_xip.ko'

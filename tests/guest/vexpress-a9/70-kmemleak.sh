@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # No leaks: 100 mount/read/map/umount cycles and module reloads, then kmemleak.
+# checks: 1
 # Needs the debug kernel (CONFIG_DEBUG_KMEMLEAK); skipped on the plain one.
 mount -t debugfs debugfs /sys/kernel/debug 2> /dev/null
 if [ ! -e /sys/kernel/debug/kmemleak ]; then
