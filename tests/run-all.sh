@@ -11,34 +11,63 @@ report=$top/build-tests/report.txt
 mkdir -p "$top/build-tests"
 : > "$report"
 
+# run_suite NAME CMD...: one suite; its lines go to build-tests/NAME.report,
+# shown when it ends, and into the report in the order the suites were named.
 run_suite() {
-	local name=$1
+	local name=$1 out=$top/build-tests/$1.report
 	shift
 	log "suite $name"
 	local start=$SECONDS
-	"$@" 2> "$top/build-tests/$name.stderr" | tee -a "$report"
-	local rc=${PIPESTATUS[0]}
+	"$@" 2> "$top/build-tests/$name.stderr" > "$out"
+	local rc=$?
 	if [ "$rc" -ne 0 ]; then
-		echo "FAIL: $name: suite exited with status $rc: see build-tests/$name.stderr" |
-			tee -a "$report"
-		tail -n 15 "$top/build-tests/$name.stderr" | sed 's/^/    | /'
+		{
+			echo "FAIL: $name: suite exited with status $rc: see build-tests/$name.stderr"
+			tail -n 15 "$top/build-tests/$name.stderr" | sed 's/^/    | /'
+		} >> "$out"
 	fi
+	cat "$out"
 	log "suite $name took $((SECONDS - start))s"
 }
 
+suite_cmd() {
+	case $1 in
+	host) echo "$top/tests/host/run.sh" ;;
+	vexpress-a9) echo "$top/tests/guest-vexpress-a9.sh" ;;
+	vexpress-a9-6.12) echo "$top/tests/guest-vexpress-a9.sh 6.12" ;;
+	vexpress-a9-root) echo "$top/tests/guest-vexpress-a9-root.sh" ;;
+	vexpress-a9-root-6.12) echo "$top/tests/guest-vexpress-a9-root.sh 6.12" ;;
+	mps2-an385) echo "$top/tests/guest-mps2-an385.sh" ;;
+	mps2-an385-6.12) echo "$top/tests/guest-mps2-an385.sh 6.12" ;;
+	vexpress-a9-debug) echo "$top/tests/guest-vexpress-a9.sh --debug" ;;
+	esac
+}
+
+# The host tools first, once: the guest suites only use them. Then up to
+# $PARALLEL suites at a time (one QEMU each; kernel builds still take turns,
+# scripts/build-kernel.sh holds a lock while it builds).
+make -s -C "$top" tools >&2 || echo "FAIL: make tools" >> "$report"
+parallel=${PARALLEL:-$JOBS}
 suites=${SUITES:-"host vexpress-a9 vexpress-a9-6.12 vexpress-a9-root vexpress-a9-root-6.12 mps2-an385 mps2-an385-6.12"}
 for s in $suites; do
-	case $s in
-	host) run_suite host "$top/tests/host/run.sh" ;;
-	vexpress-a9) run_suite vexpress-a9 "$top/tests/guest-vexpress-a9.sh" ;;
-	vexpress-a9-6.12) run_suite vexpress-a9-6.12 "$top/tests/guest-vexpress-a9.sh" 6.12 ;;
-	vexpress-a9-root) run_suite vexpress-a9-root "$top/tests/guest-vexpress-a9-root.sh" ;;
-	vexpress-a9-root-6.12) run_suite vexpress-a9-root-6.12 "$top/tests/guest-vexpress-a9-root.sh" 6.12 ;;
-	mps2-an385) run_suite mps2-an385 "$top/tests/guest-mps2-an385.sh" ;;
-	mps2-an385-6.12) run_suite mps2-an385-6.12 "$top/tests/guest-mps2-an385.sh" 6.12 ;;
-	vexpress-a9-debug) run_suite vexpress-a9-debug "$top/tests/guest-vexpress-a9.sh" --debug ;;
-	*) echo "FAIL: unknown suite $s" | tee -a "$report" ;;
-	esac
+	rm -f "$top/build-tests/$s.report"
+	cmd=$(suite_cmd "$s")
+	if [ -z "$cmd" ]; then
+		echo "FAIL: unknown suite $s" > "$top/build-tests/$s.report"
+		continue
+	fi
+	while [ "$(jobs -rp | wc -l)" -ge "$parallel" ]; do
+		wait -n
+	done
+	# shellcheck disable=SC2086 # the command and its argument
+	run_suite "$s" $cmd &
+	# The host suite rebuilds tools and runs sanitizers: alone.
+	[ "$s" != host ] || wait
+done
+wait
+for s in $suites; do
+	cat "$top/build-tests/$s.report" >> "$report" 2>/dev/null ||
+		echo "FAIL: $s: no report" >> "$report"
 done
 
 passed=$(grep -c '^PASS: ' "$report")
