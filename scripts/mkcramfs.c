@@ -15,12 +15,14 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fnmatch.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -33,7 +35,8 @@ struct entry {
 	char *ipath;		/* path in the image, for messages and rules */
 	uint32_t mode, uid, gid;
 	uint32_t size;		/* file size, directory size, or device number */
-	uint8_t *data;		/* file content or symlink target */
+	uint8_t *data;		/* symlink target; a file's content is read when written */
+	uint32_t crc;		/* of the data, once written: finds identical files */
 	uint8_t *xip;		/* per block: stored for execute in place */
 	uint32_t nxip;
 	struct entry *child, *next;
@@ -48,18 +51,29 @@ static struct {
 	const char *name;
 	const char *image;	/* -i */
 	int pad, holes, verbose, xip;
-	unsigned int xip_align;
+	uint32_t xip_align;	/* 0: the block size */
 	int level;
 	const char *rules;
 	const char *devtable;
-} opt = { .blksize = CRAMFS_XIP_BLOCK_SIZE, .xip_align = CRAMFS_XIP_BLOCK_SIZE,
-	   .level = Z_BEST_COMPRESSION };
+} opt = { .blksize = CRAMFS_XIP_BLOCK_SIZE, .level = Z_BEST_COMPRESSION };
 
 static struct {
 	uint32_t files, dirs, links, special, nodes, blocks;
-	uint64_t in_bytes, zlib_bytes, xip_pages, padding;
+	uint64_t in_bytes, zlib_bytes, xip_pages, padding, plain_blocks;
 	unsigned int warnings;
 } stats;
+
+/* Owners wider than the format: one warning each for uids and gids, at the end. */
+struct truncated {
+	const char *what;
+	unsigned int bits;
+	uint32_t first;
+	const char *first_path;
+	unsigned int count;
+};
+
+static struct truncated wide_uids = { .what = "uid", .bits = CRAMFS_XIP_UID_WIDTH };
+static struct truncated wide_gids = { .what = "gid", .bits = CRAMFS_XIP_GID_WIDTH };
 
 struct rule {
 	int xip;
@@ -69,11 +83,19 @@ struct rule {
 static struct rule *rules;
 static size_t nrules;
 
+/*
+ * The image is built in an anonymous mapping reserved up front: pages are
+ * zero until written and only written pages take RAM, so the peak is the
+ * image itself (plus one file), with no copy when it grows.
+ */
 static uint8_t *img;
 static size_t img_len, img_cap;
 
-static __printf(1, 2) __noreturn void die(const char *fmt, ...);
-static void die(const char *fmt, ...)
+#define EXIT_ERROR	8
+#define EXIT_USAGE	16
+
+static __printf(2, 3) __noreturn void die_with(int status, const char *fmt, ...);
+static void die_with(int status, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -82,8 +104,11 @@ static void die(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
 	va_end(ap);
-	exit(8);
+	exit(status);
 }
+
+#define die(...)	die_with(EXIT_ERROR, __VA_ARGS__)
+#define usage_error(...)	die_with(EXIT_USAGE, __VA_ARGS__)
 
 static __printf(1, 2) void warn(const char *fmt, ...);
 static void warn(const char *fmt, ...)
@@ -120,22 +145,29 @@ static char *xasprintf(const char *fmt, ...)
 	return s;
 }
 
-/* Grow the image so that [off, off + len) exists, zero filled. */
+static void reserve_image(void)
+{
+	/* All the format can address; less where the address space is small. */
+	size_t cap = (size_t)-1 > UINT32_MAX ? (size_t)UINT32_MAX + 1 : (size_t)1 << 30;
+
+	for (; cap >= (size_t)64 << 20; cap /= 2) {
+		img = mmap(NULL, cap, PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		if (img != MAP_FAILED) {
+			img_cap = cap;
+			return;
+		}
+	}
+	die("cannot reserve address space for the image: %s", strerror(errno));
+}
+
+/* Make [off, off + len) part of the image; it reads as zeros until written. */
 static uint8_t *at(size_t off, size_t len)
 {
-	if (off + len > (size_t)UINT32_MAX)
+	if (off > UINT32_MAX || len > UINT32_MAX - off)
 		die("image too large: over 4 GiB");
-	if (off + len > img_cap) {
-		size_t cap = img_cap ? img_cap : 1 << 20;
-
-		while (cap < off + len)
-			cap *= 2;
-		img = realloc(img, cap);
-		if (!img)
-			die("out of memory");
-		memset(img + img_cap, 0, cap - img_cap);
-		img_cap = cap;
-	}
+	if (off + len > img_cap)
+		die("image too large: over the %zu MiB this host can hold", img_cap >> 20);
 	if (off + len > img_len)
 		img_len = off + len;
 	return img + off;
@@ -151,16 +183,35 @@ static uint32_t align(uint32_t v, uint32_t a)
 	return (v + a - 1) & ~(a - 1);
 }
 
-static uint8_t *read_whole(const char *path, uint32_t size)
+/* The first @len bytes of a file into @buf (which has room). */
+static void read_into(const char *path, uint8_t *buf, size_t len)
 {
-	uint8_t *buf = xzalloc(size);
 	FILE *f = fopen(path, "rb");
 
 	if (!f)
 		die("%s: %s", path, strerror(errno));
-	if (size && fread(buf, 1, size, f) != size)
+	if (len && fread(buf, 1, len, f) != len)
 		die("%s: short read (file changed while building?)", path);
 	fclose(f);
+}
+
+static uint8_t *read_whole(const char *path, uint32_t size)
+{
+	uint8_t *buf = xzalloc(size);
+
+	read_into(path, buf, size);
+	return buf;
+}
+
+/* A file's or symlink's data, malloc'd. */
+static uint8_t *entry_data(const struct entry *e)
+{
+	uint8_t *buf;
+
+	if (S_ISREG(e->mode))
+		return read_whole(e->src, e->size);
+	buf = xzalloc(e->size);
+	memcpy(buf, e->data, e->size);
 	return buf;
 }
 
@@ -190,19 +241,38 @@ static void sort_children(struct entry *dir)
 	free(v);
 }
 
+static uint32_t truncate_id(struct truncated *t, const struct entry *e, uint32_t id)
+{
+	uint32_t mask = (1U << t->bits) - 1;
+
+	if (id <= mask)
+		return id;
+	if (!t->count++) {
+		t->first = id;
+		t->first_path = e->ipath;
+	}
+	return id & mask;
+}
+
 static void set_owner(struct entry *e, uint32_t uid, uint32_t gid)
 {
-	e->uid = uid;
-	e->gid = gid;
-	if (uid >= 1U << CRAMFS_XIP_UID_WIDTH) {
-		warn("%s: uid %u does not fit in 16 bits: stored as %u", e->ipath, uid,
-		     uid & 0xffff);
-		e->uid &= 0xffff;
-	}
-	if (gid >= 1U << CRAMFS_XIP_GID_WIDTH) {
-		warn("%s: gid %u does not fit in 8 bits: stored as %u", e->ipath, gid, gid & 0xff);
-		e->gid &= 0xff;
-	}
+	e->uid = truncate_id(&wide_uids, e, uid);
+	e->gid = truncate_id(&wide_gids, e, gid);
+}
+
+static void warn_truncated(const struct truncated *t)
+{
+	uint32_t mask = (1U << t->bits) - 1;
+
+	if (!t->count)
+		return;
+	if (t->count == 1)
+		warn("%s: %s %u does not fit in %u bits: stored as %u", t->first_path, t->what,
+		     t->first, t->bits, t->first & mask);
+	else
+		warn("%s: %s %u does not fit in %u bits: stored as %u; %u more entries' %ss truncated the same way",
+		     t->first_path, t->what, t->first, t->bits, t->first & mask, t->count - 1,
+		     t->what);
 }
 
 static uint32_t encode_dev(const char *ipath, unsigned int maj, unsigned int min)
@@ -239,7 +309,6 @@ static void fill_from_stat(struct entry *e, const char *src, const struct stat *
 			die("%s: %lld bytes is larger than the format's file limit of %u bytes (16 MiB - 1)",
 			    e->ipath, (long long)st->st_size, CRAMFS_XIP_MAX_FILE_SIZE);
 		e->size = st->st_size;
-		e->data = read_whole(src, e->size);
 		stats.files++;
 	} else if (S_ISLNK(st->st_mode)) {
 		char buf[CRAMFS_XIP_BLOCK_SIZE];
@@ -292,17 +361,20 @@ static void scan_dir(struct entry *dir, const char *src)
 	sort_children(dir);
 }
 
+/* The entry at @path ("/" is @root itself), or NULL; missing directories made on request. */
 static struct entry *lookup(struct entry *root, const char *path, int create_dirs)
 {
 	char *copy = strdup(path), *tok, *save;
 	struct entry *cur = root, *e;
 
-	for (tok = strtok_r(copy, "/", &save); tok; tok = strtok_r(NULL, "/", &save)) {
+	for (tok = strtok_r(copy, "/", &save); tok && cur; tok = strtok_r(NULL, "/", &save)) {
+		if (!S_ISDIR(cur->mode)) {
+			cur = NULL;
+			break;
+		}
 		for (e = cur->child; e && strcmp(e->name, tok); e = e->next)
 			;
-		if (!e) {
-			if (!create_dirs)
-				break;
+		if (!e && create_dirs) {
 			e = new_entry(cur, tok);
 			e->mode = S_IFDIR | 0755;
 			stats.dirs++;
@@ -311,7 +383,7 @@ static struct entry *lookup(struct entry *root, const char *path, int create_dir
 		cur = e;
 	}
 	free(copy);
-	return e ? cur : NULL;
+	return cur;
 }
 
 /* A makedevs / genext2fs -D table: name type mode uid gid major minor start inc count. */
@@ -429,28 +501,39 @@ static uint64_t elf_word(const uint8_t *p, int size, int big)
 	return v;
 }
 
-/* Mark the blocks of every read-only PT_LOAD segment; 0 if the file is no ELF. */
-static int mark_elf_segments(struct entry *e)
+/*
+ * Mark the blocks of every read-only PT_LOAD segment. Only the ELF header
+ * and the program headers are read, not the file. An ELF file without
+ * program headers (a relocatable object, a kernel module) has no segment.
+ */
+static void mark_elf_segments(struct entry *e)
 {
-	const uint8_t *d = e->data;
+	uint8_t hdr[64], *d;
 	int is64, big, i;
 	uint64_t phoff, phentsize, phnum;
 
-	if (e->size < 52 || memcmp(d, "\177ELF", 4) || (d[4] != 1 && d[4] != 2) ||
-	    (d[5] != 1 && d[5] != 2))
-		return 0;
-	is64 = d[4] == 2;
-	big = d[5] == 2;
+	if (e->size < 52)
+		return;
+	read_into(e->src, hdr, e->size < sizeof(hdr) ? e->size : sizeof(hdr));
+	if (memcmp(hdr, "\177ELF", 4) || (hdr[4] != 1 && hdr[4] != 2) ||
+	    (hdr[5] != 1 && hdr[5] != 2))
+		return;
+	is64 = hdr[4] == 2;
+	big = hdr[5] == 2;
 	if (is64 && e->size < 64)
-		return 0;
-	phoff = elf_word(d + (is64 ? 32 : 28), is64 ? 8 : 4, big);
-	phentsize = elf_word(d + (is64 ? 54 : 42), 2, big);
-	phnum = elf_word(d + (is64 ? 56 : 44), 2, big);
+		return;
+	phoff = elf_word(hdr + (is64 ? 32 : 28), is64 ? 8 : 4, big);
+	phentsize = elf_word(hdr + (is64 ? 54 : 42), 2, big);
+	phnum = elf_word(hdr + (is64 ? 56 : 44), 2, big);
+	if (!phnum)
+		return;
 	if (phentsize < (is64 ? 56U : 32U) || phoff > e->size ||
 	    phnum * phentsize > e->size - phoff) {
 		warn("%s: ELF program headers out of range: stored compressed", e->ipath);
-		return 0;
+		return;
 	}
+	/* The headers lie within the file, which is under 16 MiB. */
+	d = read_whole(e->src, phoff + phnum * phentsize);
 	for (i = 0; i < (int)phnum; i++) {
 		const uint8_t *ph = d + phoff + i * phentsize;
 		uint32_t type = elf_word(ph, 4, big);
@@ -468,7 +551,7 @@ static int mark_elf_segments(struct entry *e)
 		for (b = off / opt.blksize; b <= (off + filesz - 1) / opt.blksize; b++)
 			e->xip[b] = 1;
 	}
-	return 1;
+	free(d);
 }
 
 static void choose_xip(struct entry *e)
@@ -476,7 +559,7 @@ static void choose_xip(struct entry *e)
 	uint32_t n = (e->size + opt.blksize - 1) / opt.blksize, i;
 	int rule;
 
-	if (!opt.xip || !S_ISREG(e->mode) || !e->size)
+	if (!S_ISREG(e->mode) || !e->size)
 		return;
 	e->xip = xzalloc(n);
 	rule = rule_for(e->ipath);
@@ -490,6 +573,21 @@ static void choose_xip(struct entry *e)
 		free(e->xip);
 		e->xip = NULL;
 	}
+}
+
+/* What -X stores in place, before anything is written: the total block count. */
+static uint64_t choose_xip_tree(struct entry *dir)
+{
+	uint64_t n = 0;
+	struct entry *e;
+
+	for (e = dir->child; e; e = e->next) {
+		choose_xip(e);
+		n += e->nxip;
+		if (S_ISDIR(e->mode))
+			n += choose_xip_tree(e);
+	}
+	return n;
 }
 
 static uint32_t dir_size(struct entry *dir)
@@ -563,7 +661,7 @@ static size_t n_xip_files;
  * an XIP block cannot be found by the previous block's end (that lies in the
  * XIP region), so it gets a direct pointer with its length in front.
  */
-static uint32_t write_file(struct entry *e, uint32_t off)
+static uint32_t write_file(struct entry *e, const uint8_t *data, uint32_t off)
 {
 	uint32_t n = (e->size + opt.blksize - 1) / opt.blksize, i;
 	uint32_t cur = off + 4 * n;
@@ -575,7 +673,7 @@ static uint32_t write_file(struct entry *e, uint32_t off)
 	stats.blocks += n;
 	for (i = 0; i < n; i++) {
 		uint32_t in = e->size - i * opt.blksize;
-		const uint8_t *src = e->data + i * opt.blksize;
+		const uint8_t *src = data + i * opt.blksize;
 		uLongf zlen = 2 * opt.blksize + 64;
 		int after_xip = i > 0 && e->xip && e->xip[i - 1];
 		int plain = 0;
@@ -594,6 +692,7 @@ static uint32_t write_file(struct entry *e, uint32_t off)
 		if (opt.xip && zlen >= in) {
 			plain = 1;
 			zlen = in;
+			stats.plain_blocks++;
 		}
 		if (zlen > 2 * opt.blksize)
 			die("%s: block %u compresses to %lu bytes", e->ipath, i, zlen);
@@ -618,6 +717,10 @@ static uint32_t write_file(struct entry *e, uint32_t off)
 		memcpy(at(cur, zlen), plain ? src : zbuf, zlen);
 		cur += zlen;
 		stats.zlib_bytes += zlen;
+		/* With flags in the top two bits, an end pointer reaches 1 GiB. */
+		if (opt.xip && cur >= CRAMFS_XIP_BLK_FLAG_DIRECT_PTR)
+			die("image too large for -X: data of %s would end at %u, beyond the 1 GiB a block pointer with flags can reach",
+			    e->ipath, cur);
 		if (!after_xip)
 			put32(off + 4 * i, cur | (plain ? CRAMFS_XIP_BLK_FLAG_UNCOMPRESSED : 0));
 		ext_ptrs |= plain;
@@ -630,22 +733,30 @@ static uint32_t write_file(struct entry *e, uint32_t off)
 	return align(cur, 4);
 }
 
-static int same_data(const struct entry *a, const struct entry *b)
+/* @a (written earlier) holds @data, @b's bytes: compared for real only when the CRCs agree. */
+static int same_data(const struct entry *a, const struct entry *b, const uint8_t *data)
 {
 	uint32_t n = (a->size + opt.blksize - 1) / opt.blksize;
+	uint8_t *other;
+	int same;
 
-	if (a->size != b->size || !!a->xip != !!b->xip || memcmp(a->data, b->data, a->size))
+	if (a->size != b->size || a->crc != b->crc || !!a->xip != !!b->xip ||
+	    (a->xip && memcmp(a->xip, b->xip, n)))
 		return 0;
-	return !a->xip || !memcmp(a->xip, b->xip, n);
+	other = entry_data(a);
+	same = !memcmp(other, data, a->size);
+	free(other);
+	return same;
 }
 
 /* Earlier file or symlink with the same bytes: its data is shared, as util-linux does. */
-static struct entry *find_same(struct entry **seen, size_t nseen, const struct entry *e)
+static struct entry *find_same(struct entry **seen, size_t nseen, const struct entry *e,
+			       const uint8_t *data)
 {
 	size_t i;
 
 	for (i = 0; i < nseen; i++)
-		if (same_data(seen[i], e))
+		if (same_data(seen[i], e, data))
 			return seen[i];
 	return NULL;
 }
@@ -659,15 +770,19 @@ static uint32_t write_data(struct entry *dir, uint32_t off)
 
 	for (e = dir->child; e; e = e->next) {
 		if ((S_ISREG(e->mode) || S_ISLNK(e->mode)) && e->size) {
-			choose_xip(e);
-			e->same = find_same(seen, nseen, e);
+			/* One file's data in memory at a time. */
+			uint8_t *data = entry_data(e);
+
+			e->crc = crc32(0, data, e->size);
+			e->same = find_same(seen, nseen, e, data);
 			if (e->same) {
 				e->data_off = e->same->data_off;
 			} else {
-				off = write_file(e, off);
+				off = write_file(e, data, off);
 				seen = realloc(seen, (nseen + 1) * sizeof(*seen));
 				seen[nseen++] = e;
 			}
+			free(data);
 			write_inode(e->entry_off, e, align(strlen(e->name), 4));
 		} else if (S_ISDIR(e->mode)) {
 			off = write_data(e, off);
@@ -688,6 +803,7 @@ static uint32_t write_xip_region(uint32_t off)
 	for (f = 0; f < n_xip_files; f++) {
 		struct entry *e = xip_files[f];
 		uint32_t n = (e->size + opt.blksize - 1) / opt.blksize, i;
+		uint8_t *data = entry_data(e);
 
 		for (i = 0; i < n; i++) {
 			uint32_t in = e->size - i * opt.blksize;
@@ -696,7 +812,7 @@ static uint32_t write_xip_region(uint32_t off)
 				continue;
 			if (in > opt.blksize)
 				in = opt.blksize;
-			memcpy(at(off, opt.blksize), e->data + i * opt.blksize, in);
+			memcpy(at(off, opt.blksize), data + i * opt.blksize, in);
 			put32(e->data_off + 4 * i, CRAMFS_XIP_BLK_FLAG_UNCOMPRESSED |
 			      CRAMFS_XIP_BLK_FLAG_DIRECT_PTR | (off >> CRAMFS_XIP_BLK_DIRECT_PTR_SHIFT));
 			/* A partial last page is zero filled: mapping it shows nothing else. */
@@ -704,6 +820,7 @@ static uint32_t write_xip_region(uint32_t off)
 			stats.xip_pages++;
 			off += opt.blksize;
 		}
+		free(data);
 	}
 	return off;
 }
@@ -713,7 +830,8 @@ static void usage_exit(int status)
 {
 	fprintf(status ? stderr : stdout,
 		"usage: mkcramfs [options] dirname outfile\n"
-		" -b blksize      block size: the target's page size (default 4096)\n"
+		" -b blksize      block size: the target's page size, 4096 to 65536\n"
+		"                 (default 4096)\n"
 		" -e edition      edition number to put in the superblock\n"
 		" -N big|little|host  byte order of the image (default host)\n"
 		" -i file         insert a file image into the filesystem\n"
@@ -722,16 +840,79 @@ static void usage_exit(int status)
 		" -s              sort directory entries (always done; kept for compatibility)\n"
 		" -z              store all-zero blocks as holes\n"
 		" -X              execute in place: store read-only ELF segments plain and\n"
-		"                 page-aligned (works with and without an MMU)\n"
-		" -A align        with -X: align XIP runs to 'align' bytes instead of a page; a\n"
-		"                 tighter layout only no-MMU kernels can map in place\n"
+		"                 block-aligned (works with and without an MMU)\n"
+		" -A align        with -X: align XIP runs to 'align' bytes instead of a block;\n"
+		"                 a tighter layout only no-MMU kernels can map in place\n"
 		" -R rulesfile    with -X: 'xip GLOB' / 'noxip GLOB' lines choose whole files\n"
 		" -D devtable     device and ownership table (makedevs format)\n"
 		" -Z level        zlib level, 1-9 (default 9; util-linux mkfs.cramfs uses 6)\n"
 		" -v              verbose: list every entry\n"
-		" -h              this help\n"
-		"With -X, files with the sticky bit are stored XIP whole unless a rule says otherwise.\n");
+		" -h, --help      this help\n"
+		" -V, --version   the version\n"
+		"With -X, files with the sticky bit are stored XIP whole unless a rule says otherwise.\n"
+		"Exit status: 0 done, 8 error, 16 usage error.\n");
 	exit(status);
+}
+
+/* A number option: the whole text, within [min, max], or a usage error. */
+static uint32_t num_opt(int c, const char *arg, uint32_t min, uint32_t max)
+{
+	uint32_t v;
+
+	if (cimg_parse_u32(arg, min, max, &v))
+		usage_error("-%c takes a number from %u to %u, not '%s'", c, min, max, arg);
+	return v;
+}
+
+static uint32_t pow2_opt(int c, const char *arg, uint32_t min, uint32_t max)
+{
+	uint32_t v = num_opt(c, arg, min, max);
+
+	if (v & (v - 1))
+		usage_error("-%c takes a power of two, not %u", c, v);
+	return v;
+}
+
+/* The image must read back whole with the code cramfsck uses: every entry, every block. */
+static int self_check_entry(struct cimg *c, const struct cimg_entry *e, void *ctx)
+{
+	uint32_t *n = ctx;
+
+	(*n)++;
+	if ((S_ISREG(e->d.mode) || S_ISLNK(e->d.mode)) && e->d.size)
+		cimg_check_data(c, e, NULL, NULL, NULL);
+	return 0;
+}
+
+static void self_check(uint32_t len)
+{
+	struct cimg check = { 0 };
+	uint32_t n = 0;
+
+	if (cimg_open(&check, img, len, opt.blksize) || cimg_walk(&check, self_check_entry, &n) ||
+	    check.errors || n != stats.nodes + 1)
+		die("internal error: the image fails its own check (%u problems, %u of %u entries)",
+		    check.errors, n, stats.nodes + 1);
+}
+
+/* -i: the file's bytes right after the superblock; returns where the root directory goes. */
+static uint32_t insert_image(uint32_t off)
+{
+	struct stat ist;
+	uint64_t end;
+
+	if (stat(opt.image, &ist))
+		die("%s: %s", opt.image, strerror(errno));
+	if (!S_ISREG(ist.st_mode))
+		die("%s: not a regular file", opt.image);
+	end = ((uint64_t)off + ist.st_size + 3) & ~3ULL;
+	if (end > CRAMFS_XIP_MAX_OFFSET)
+		die("%s: %lld bytes put the root directory at %llu, beyond the format's 256 MiB limit for offsets",
+		    opt.image, (long long)ist.st_size, (unsigned long long)end);
+	read_into(opt.image, at(off, ist.st_size), ist.st_size);
+	if (!ist.st_size)
+		opt.image = NULL;	/* as util-linux: nothing inserted, no flag */
+	return end;
 }
 
 static void list_entries(struct entry *dir)
@@ -748,25 +929,27 @@ static void list_entries(struct entry *dir)
 
 int main(int argc, char **argv)
 {
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
 	struct entry root = { .ipath = "/" };
 	uint32_t off, root_off;
 	struct cramfs_xip_dinode rd;
-	struct stat st;
 	struct cimg check;
+	struct stat st;
 	FILE *out;
 	int c;
 
 	opt.big = cramfs_xip_get32("\x12\x34\x56\x78", 1) == *(uint32_t *)"\x12\x34\x56\x78";
-	while ((c = getopt(argc, argv, "b:e:N:i:n:pszXA:R:D:Z:vhV")) != -1) {
+	while ((c = getopt_long(argc, argv, "b:e:N:i:n:pszXA:R:D:Z:vhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'b':
-			opt.blksize = strtoul(optarg, NULL, 0);
-			if (opt.blksize < 4096 || opt.blksize > 65536 ||
-			    (opt.blksize & (opt.blksize - 1)))
-				die("block size must be a power of two from 4096 to 65536");
+			opt.blksize = pow2_opt(c, optarg, 4096, 65536);
 			break;
 		case 'e':
-			opt.edition = strtoul(optarg, NULL, 0);
+			opt.edition = num_opt(c, optarg, 0, UINT32_MAX);
 			break;
 		case 'N':
 			if (!strcmp(optarg, "big"))
@@ -774,7 +957,7 @@ int main(int argc, char **argv)
 			else if (!strcmp(optarg, "little"))
 				opt.big = 0;
 			else if (strcmp(optarg, "host"))
-				die("-N takes big, little or host");
+				usage_error("-N takes big, little or host, not '%s'", optarg);
 			break;
 		case 'i':
 			opt.image = optarg;
@@ -794,9 +977,7 @@ int main(int argc, char **argv)
 			opt.xip = 1;
 			break;
 		case 'A':
-			opt.xip_align = strtoul(optarg, NULL, 0);
-			if (opt.xip_align < 4 || (opt.xip_align & (opt.xip_align - 1)))
-				die("-A takes a power of two of at least 4");
+			opt.xip_align = pow2_opt(c, optarg, 4, 65536);
 			break;
 		case 'R':
 			opt.rules = optarg;
@@ -805,9 +986,7 @@ int main(int argc, char **argv)
 			opt.devtable = optarg;
 			break;
 		case 'Z':
-			opt.level = strtol(optarg, NULL, 0);
-			if (opt.level < 1 || opt.level > 9)
-				die("-Z takes a zlib level from 1 to 9");
+			opt.level = num_opt(c, optarg, 1, 9);
 			break;
 		case 'v':
 			opt.verbose = 1;
@@ -815,41 +994,44 @@ int main(int argc, char **argv)
 		case 'h':
 			usage_exit(0);
 		case 'V':
-			printf("mkcramfs (cramfs-xip)\n");
+			printf("mkcramfs from cramfs-xip %s\n", CIMG_VERSION);
 			return 0;
 		default:
-			usage_exit(16);
+			usage_exit(EXIT_USAGE);
 		}
 	}
 	if (argc - optind != 2)
-		usage_exit(16);
-	if ((opt.rules || opt.xip_align != CRAMFS_XIP_BLOCK_SIZE) && !opt.xip)
+		usage_exit(EXIT_USAGE);
+	if ((opt.rules || opt.xip_align) && !opt.xip)
 		die("-R and -A only mean something with -X");
 	if (opt.xip_align > opt.blksize)
 		die("-A cannot exceed the block size");
+	/* XIP blocks are mapped by the page: the block size is the target's page size. */
+	if (!opt.xip_align)
+		opt.xip_align = opt.blksize;
 	if (opt.rules)
 		load_rules(opt.rules);
-	if (stat(argv[optind], &st) || !S_ISDIR(st.st_mode))
+	if (stat(argv[optind], &st))
+		die("%s: %s", argv[optind], strerror(errno));
+	if (!S_ISDIR(st.st_mode))
 		die("%s: not a directory", argv[optind]);
 	root.mode = st.st_mode;
 	set_owner(&root, st.st_uid, st.st_gid);
 	scan_dir(&root, argv[optind]);
 	if (opt.devtable)
 		apply_devtable(&root, opt.devtable);
+	warn_truncated(&wide_uids);
+	warn_truncated(&wide_gids);
+	if (opt.xip && !choose_xip_tree(&root)) {
+		warn("-X: no read-only ELF segment, rule or sticky file to execute in place: the image is a standard one, as without -X");
+		opt.xip = 0;
+	}
 
+	reserve_image();
 	off = opt.pad + CRAMFS_XIP_SUPER_SIZE;
 	at(0, off);
-	if (opt.image) {
-		struct stat ist;
-		uint8_t *data;
-
-		if (stat(opt.image, &ist) || !S_ISREG(ist.st_mode))
-			die("%s: not a regular file", opt.image);
-		data = read_whole(opt.image, ist.st_size);
-		memcpy(at(off, ist.st_size), data, ist.st_size);
-		off = align(off + ist.st_size, 4);
-		free(data);
-	}
+	if (opt.image)
+		off = insert_image(off);
 	root_off = off;
 	root.size = dir_size(&root);
 	off = write_dirs(&root, off);
@@ -873,11 +1055,13 @@ int main(int argc, char **argv)
 	put32(opt.pad + 40, stats.blocks);
 	put32(opt.pad + 44, stats.nodes + 1);
 	strncpy((char *)at(opt.pad + 48, 16), opt.name ? opt.name : "Compressed", 16);
+	/* util-linux points an empty root at where its entries would be, too. */
 	rd = (struct cramfs_xip_dinode){ .mode = root.mode, .uid = root.uid, .gid = root.gid,
-					 .size = root.size, .offset = root.child ? root_off : 0 };
+					 .size = root.size, .offset = root_off };
 	cramfs_xip_inode_encode(at(opt.pad + 64, 12), opt.big, &rd);
 
 	/* Check what was built with the same code cramfsck uses, then seal it. */
+	self_check(off);
 	if (cimg_open(&check, img, off, opt.blksize))
 		die("internal error: the image does not open");
 	put32(opt.pad + 32, cimg_crc(&check));
@@ -895,6 +1079,9 @@ int main(int argc, char **argv)
 	printf("mkcramfs: %llu bytes (%llu pages) stored for XIP in %zu files\n",
 	       (unsigned long long)stats.xip_pages * opt.blksize,
 	       (unsigned long long)stats.xip_pages, n_xip_files);
+	if (opt.xip)
+		printf("mkcramfs: %llu blocks zlib could not shrink, stored plain\n",
+		       (unsigned long long)stats.plain_blocks);
 	printf("mkcramfs: %llu bytes of alignment padding\n", (unsigned long long)stats.padding);
 	printf("mkcramfs: image %u bytes%s\n", off, stats.warnings ? " (with warnings)" : "");
 	return 0;
