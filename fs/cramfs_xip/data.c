@@ -170,11 +170,10 @@ static bool cramfs_xip_zlib_probe(u8 *ws, size_t part, size_t full, u8 *src, u8 
  * rests on lib/zlib_inflate's private layout, so it is checked here, once:
  * a page is inflated with the rest of the workspace filled with a pattern.
  * Should the layout change, the pattern breaks, the kernel log says so, and
- * every mount allocates the whole workspace.
- *
- * Return: 0, or -ENOMEM.
+ * every mount allocates the whole workspace (as it does when there is no
+ * memory for the check).
  */
-int cramfs_xip_zlib_init(void)
+void cramfs_xip_zlib_init(void)
 {
 	size_t full = zlib_inflate_workspacesize();
 	size_t part = full - (1 << MAX_WBITS) + PAGE_SIZE;
@@ -185,10 +184,13 @@ int cramfs_xip_zlib_init(void)
 	/* s390's DFLTCC lays the workspace out differently: it gets the whole one. */
 	if (IS_ENABLED(CONFIG_ZLIB_DFLTCC) || PAGE_SIZE >= (1 << MAX_WBITS) ||
 	    full <= (1 << MAX_WBITS))
-		return 0;
+		return;
 	ws = cramfs_xip_zlib_alloc(full + 2 * PAGE_SIZE + 8);
-	if (!ws)
-		return -ENOMEM;
+	if (!ws) {
+		pr_warn("no memory to check zlib's workspace layout: each mount takes the whole %zu-byte workspace\n",
+			full);
+		return;
+	}
 	ok = cramfs_xip_zlib_probe(ws, part, full, ws + full, ws + full + PAGE_SIZE + 8);
 	cramfs_xip_zlib_free(ws, full + 2 * PAGE_SIZE + 8);
 	if (ok)
@@ -196,7 +198,6 @@ int cramfs_xip_zlib_init(void)
 	else
 		pr_warn("zlib inflate wrote past the first page of its window: each mount takes the whole %zu-byte workspace\n",
 			full);
-	return 0;
 }
 
 /*

@@ -120,9 +120,12 @@ static int cramfs_xip_remount_check(struct fs_context *fc, struct super_block *s
 		return -EINVAL;
 	}
 	if (new->physaddr && new->physaddr != cur->physaddr) {
-		errorf(fc, "cramfs: %s: remount cannot change physaddr= (mounted %s%pa)",
-		       sb->s_id, cur->physaddr ? "with physaddr=" : "without: ",
-		       &cur->physaddr);
+		if (cur->physaddr)
+			errorf(fc, "cramfs: %s: remount cannot change physaddr= (mounted with physaddr=%pa)",
+			       sb->s_id, &cur->physaddr);
+		else
+			errorf(fc, "cramfs: %s: remount cannot change physaddr= (mounted without)",
+			       sb->s_id);
 		return -EINVAL;
 	}
 	if (new->size && new->size != cur->size) {
@@ -369,8 +372,9 @@ static int cramfs_xip_fill_super_phys(struct super_block *sb, struct fs_context 
 		       &phys);
 		return -EINVAL;
 	}
-	if (window < PAGE_SIZE || phys + window - 1 < phys) {
-		errorf(fc, "cramfs: physaddr=%pa: size=%llu does not fit", &phys, window);
+	if (window < PAGE_SIZE || window - 1 > (phys_addr_t)~0 - phys) {
+		errorf(fc, "cramfs: physaddr=%pa: a %llu-byte window there does not fit", &phys,
+		       window);
 		return -EINVAL;
 	}
 	if (region_intersects(phys, window, IORESOURCE_SYSTEM_RAM, IORES_DESC_NONE) !=
@@ -711,6 +715,17 @@ static struct dentry *cramfs_xip_mount(struct file_system_type *fs_type, int fla
 	else
 		root = ERR_PTR(cramfs_xip_no_mtd(NULL, dev_name));
 #endif
+	/* As cramfs_xip_get_tree(): a shared superblock comes back locked. */
+	if (!IS_ERR(root) && !m.attached && m.sbi->opt.crc &&
+	    !CRAMFS_XIP_SB(root->d_sb)->opt.crc) {
+		struct super_block *sb = root->d_sb;
+
+		pr_err("cramfs: %s: already mounted without crc: unmount it first to check the CRC\n",
+		       sb->s_id);
+		dput(root);
+		deactivate_locked_super(sb);
+		root = ERR_PTR(-EBUSY);
+	}
 	if (!m.attached)
 		kfree(m.sbi);
 	return root;
@@ -749,9 +764,7 @@ static int __init cramfs_xip_init(void)
 	int err;
 
 	cramfs_xip_check_ondisk_layout();
-	err = cramfs_xip_zlib_init();
-	if (err)
-		return err;
+	cramfs_xip_zlib_init();
 	cramfs_xip_inode_cachep = kmem_cache_create("cramfs_xip_inode",
 						    sizeof(struct cramfs_xip_inode_info), 0,
 						    SLAB_RECLAIM_ACCOUNT | SLAB_ACCOUNT,

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-# The root filesystem is ours, from flash, read-only, and init runs in place.
 # checks: 12
+# The root filesystem is ours, from flash, read-only, and init runs in place.
 # /tests/env (written by the host) gives ROOT_IMAGE_START/END, the physical
 # range of the image in flash.
 

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-# Mount images from flash through cramfs_xip and read them exactly as stored.
 # checks: 30
+# Mount images from flash through cramfs_xip and read them exactly as stored.
 
 for m in /lib/modules/deps/*.ko; do [ -e "$m" ] && insmod "$m"; done
 check "module loads" insmod /lib/modules/cramfs_xip.ko

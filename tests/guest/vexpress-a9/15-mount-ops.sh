@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-# What users and init systems do to a mounted filesystem: remount (ro, the
 # checks: 53
+# What users and init systems do to a mounted filesystem: remount (ro, the
 # same options again, a changed option, rw), bind, move, lazy unmount with
 # open files and live mappings; on an MTD mount and a physaddr= mount.
 

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-# The same images through mainline cramfs.ko: both must read them identically.
 # checks: 12
+# The same images through mainline cramfs.ko: both must read them identically.
 
 check "cramfs_xip unloads" rmmod cramfs_xip
 check "mainline cramfs.ko loads" insmod /lib/modules/cramfs.ko

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-# Bad, missing or misplaced images are refused with a clear message, never an oops.
 # checks: 14
+# Bad, missing or misplaced images are refused with a clear message, never an oops.
 
 PSRAM=$(mtdnum 48000000.psram)
 

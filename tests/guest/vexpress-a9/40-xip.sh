@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-# Execute in place: BusyBox runs from NOR flash with its text mapped from flash,
 # checks: 44
+# Execute in place: BusyBox runs from NOR flash with its text mapped from flash,
 # mappings read what read() reads, private writes stay private.
 
 FLASH_BASE=$((0x40100000))	# fs_partition in physical memory

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-# physaddr=: the same XIP image mounted by its physical address, without MTD
 # checks: 25
+# physaddr=: the same XIP image mounted by its physical address, without MTD
 # (the MTD driver still owns the flash here; nothing is claimed or written).
 
 P=0x40100000	# fs_partition: the XIP image

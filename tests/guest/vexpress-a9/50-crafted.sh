@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-# One crafted image per hole mainline cramfs 6.1 has: ours must refuse or fail
 # checks: 13
+# One crafted image per hole mainline cramfs 6.1 has: ours must refuse or fail
 # the read with a message, never hand out memory outside the image.
 PSRAM=$(mtdnum 48000000.psram)
 load() { cat /images/crafted/$1.img > /dev/mtd$PSRAM; }

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-# Stress: readers, mappers, forkers and BusyBox runs over the same files at once,
 # checks: 3
+# Stress: readers, mappers, forkers and BusyBox runs over the same files at once,
 # with the page cache dropped under them; contents verified throughout.
 STRESS_SECONDS=${STRESS_SECONDS:-20}
 mount -t cramfs mtd:fs_partition /mnt

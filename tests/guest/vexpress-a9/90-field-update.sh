@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-# Field update with mtd-utils: erase and rewrite the NOR partition, mount the new image.
 # checks: 6
+# Field update with mtd-utils: erase and rewrite the NOR partition, mount the new image.
 # QEMU emulates the CFI erase and program commands, so this really rewrites the flash.
 
 FS=$(mtdnum fs_partition)
