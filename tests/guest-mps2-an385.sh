@@ -46,6 +46,8 @@ printf '\101' | dd of="$work/xipprog" bs=1 seek=7 conv=notrunc status=none
 # file for XIP, a compressed file; reference copies go in the initramfs.
 cp "$work/xipprog" "$work/tree/bin/xipprog"
 cp "$work/xipprog" "$work/tree/bin/xipprog-z"
+# The same program again: mkcramfs stores its data once, two inodes share it.
+cp "$work/xipprog" "$work/tree/bin/xipprog-same"
 python3 -c "import random; open('$work/tree/data/xip-partial.bin', 'wb').write(random.Random(5).randbytes(3 * 4096 + 100))"
 seq 1 2000 > "$work/tree/data/compressed.txt"
 printf 'xip /data/xip-*\nnoxip /bin/xipprog-z\n' > "$work/rules"
@@ -139,7 +141,9 @@ root_boot numbered "root=mtd0 rootfstype=cramfs"
 kn=$("$top/scripts/build-kernel.sh" "$board" "$kver" "$bdir/nomtd.config")
 grep -q '^# CONFIG_MTD is not set' "$kn/.config" || die "$kn: has MTD"
 kernel=$kn/$KERNEL_IMAGE
-root_boot physaddr "root=/dev/null rootfstype=cramfs rootflags=physaddr=$FLASH_PHYS"
+# No MTD driver claims the flash there, so no memory resource bounds it: size=.
+root_boot physaddr \
+	"root=/dev/null rootfstype=cramfs rootflags=physaddr=$FLASH_PHYS,size=$FLASH_SIZE"
 # What leaving MTD out saves: kernel size, and RAM at boot (from init).
 meminfo() { tr -d '\r' < "$work/console-root-$1.log" | sed -n 's/^BENCH nommu-root-meminfo //p'; }
 {
