@@ -19,6 +19,7 @@
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/pfn_t.h>
+#include <linux/slab.h>
 #include <linux/string.h>
 #include "internal.h"
 
@@ -159,10 +160,90 @@ static int cramfs_xip_mmap(struct file *file, struct vm_area_struct *vma)
 
 #else /* !CONFIG_MMU */
 
-/* Shared (direct) mappings are the flash itself; private ones are RAM copies. */
+/*
+ * The no-MMU kernel keeps one tree of mapped regions for the whole system,
+ * keyed by start address, and BUG()s on two regions that start at the same
+ * address. It asks get_unmapped_area() for a new region whenever a mapping
+ * is not a subset of a region of the same inode, and an in-place mapping's
+ * address is where the data lies: a second mapping of one file with another
+ * length, or of a file whose data mkcramfs stored once for two, would start
+ * where a live region does. So the starts of the live in-place regions are
+ * kept here (counted per mapping; the kernel takes nommu_region_sem around
+ * each mmap, this lock around the list); such a request gets a RAM copy.
+ */
+struct cramfs_xip_direct {
+	struct list_head list;
+	unsigned long start;
+	unsigned int users;
+};
+
+static LIST_HEAD(cramfs_xip_directs);
+static DEFINE_MUTEX(cramfs_xip_directs_lock);
+
+static struct cramfs_xip_direct *cramfs_xip_find_direct(unsigned long start)
+{
+	struct cramfs_xip_direct *d;
+
+	list_for_each_entry(d, &cramfs_xip_directs, list)
+		if (d->start == start)
+			return d;
+	return NULL;
+}
+
+static void cramfs_xip_direct_close(struct vm_area_struct *vma)
+{
+	struct cramfs_xip_direct *d;
+
+	mutex_lock(&cramfs_xip_directs_lock);
+	d = cramfs_xip_find_direct(vma->vm_region->vm_start);
+	if (d && !--d->users) {
+		list_del(&d->list);
+		kfree(d);
+	}
+	mutex_unlock(&cramfs_xip_directs_lock);
+}
+
+static const struct vm_operations_struct cramfs_xip_direct_vm_ops = {
+	.close	= cramfs_xip_direct_close,
+};
+
+/*
+ * Shared (direct) mappings are the flash itself, counted against their
+ * region's start; private ones are RAM copies.
+ */
 static int cramfs_xip_mmap(struct file *file, struct vm_area_struct *vma)
 {
-	return cramfs_xip_compat_nommu_shared(vma) ? 0 : -ENOSYS;
+	unsigned long start = vma->vm_region->vm_start;
+	struct cramfs_xip_direct *d;
+
+	if (!cramfs_xip_compat_nommu_shared(vma))
+		return -ENOSYS;
+	mutex_lock(&cramfs_xip_directs_lock);
+	d = cramfs_xip_find_direct(start);
+	if (!d) {
+		d = kzalloc(sizeof(*d), GFP_KERNEL);
+		if (!d) {
+			mutex_unlock(&cramfs_xip_directs_lock);
+			return -ENOMEM;
+		}
+		d->start = start;
+		list_add(&d->list, &cramfs_xip_directs);
+	}
+	d->users++;
+	mutex_unlock(&cramfs_xip_directs_lock);
+	vma->vm_ops = &cramfs_xip_direct_vm_ops;
+	return 0;
+}
+
+/* Is there a live in-place region starting at @start? */
+static bool cramfs_xip_direct_busy(unsigned long start)
+{
+	bool busy;
+
+	mutex_lock(&cramfs_xip_directs_lock);
+	busy = cramfs_xip_find_direct(start);
+	mutex_unlock(&cramfs_xip_directs_lock);
+	return busy;
 }
 
 static unsigned long cramfs_xip_get_unmapped_area(struct file *file, unsigned long addr,
@@ -186,6 +267,11 @@ static unsigned long cramfs_xip_get_unmapped_area(struct file *file, unsigned lo
 	if (r.run != pages || len > sbi->mapped - r.offset) {
 		cramfs_xip_note(file, "pages %lu-%lu not in place: copied to RAM", pgoff,
 				pgoff + pages - 1);
+		return -ENOSYS;
+	}
+	if (cramfs_xip_direct_busy(sbi->phys + r.offset)) {
+		cramfs_xip_note(file, "pages %lu-%lu: another mapping starts there: copied to RAM",
+				pgoff, pgoff + pages - 1);
 		return -ENOSYS;
 	}
 	cramfs_xip_note(file, "%lu pages mapped in place at %#lx", pages,

@@ -25,7 +25,7 @@
  * The RESULT lines each kind of boot prints at least (the host fails a boot
  * that printed fewer): keep them in step with the checks below.
  */
-#define CHECKS_MODULE_BOOT	46
+#define CHECKS_MODULE_BOOT	48
 #define CHECKS_ROOT_BOOT	12
 
 __attribute__((used)) void init_main(long *sp);
@@ -267,6 +267,75 @@ static void aligned_suite(char *a, char *b)
 	result(sys2(__NR_umount2, "/mnt", 0) == 0, "-A 16 image: unmount");
 }
 
+/*
+ * Mappings the no-MMU region tree would see start at one address (a BUG()
+ * in add_nommu_region()): one file mapped twice at once with different
+ * lengths, and two files whose data mkcramfs stored once running at once.
+ * The second of each gets a RAM copy.
+ */
+static void overlaps(char *b)
+{
+	long fd = sys2(__NR_open, "/mnt/data/xip-partial.bin", O_RDONLY), pids[2], i;
+	unsigned long m1, m2;
+	int ok = fd >= 0, status;
+
+	m1 = sys6(__NR_mmap2, 0, 4096, PROT_READ, MAP_PRIVATE, fd, 0);
+	m2 = sys6(__NR_mmap2, 0, 8192, PROT_READ, MAP_PRIVATE, fd, 0);
+	sys1(__NR_close, fd);
+	ok = ok && m1 >= FLASH_START && m1 < FLASH_END && m2 <= 0xfffff000UL &&
+	     *(const char *)m1 == *(const char *)m2 && read_file("/ref/xip-partial.bin", b, BUF) > 0 &&
+	     *(const char *)m2 == b[0] && ((const char *)m2)[4096] == b[4096];
+	put("  mapped at ");
+	put_hex(m1);
+	put(" and ");
+	put_hex(m2);
+	put("\n");
+	sys2(__NR_munmap, m1, 4096);
+	sys2(__NR_munmap, m2, 8192);
+	result(ok, "cramfs_xip: one file mapped twice at once, 1 and 2 pages: in place, then a copy");
+
+	for (i = 0; i < 2; i++) {
+		char *argv[4] = { i ? "/mnt/bin/xipprog-same" : "/mnt/bin/xipprog",
+				  i ? "ram" : "flash", "2", 0 };
+		char *envp[1] = { 0 };
+
+		pids[i] = sys0(__NR_vfork);
+		if (pids[i] == 0) {
+			sys3(__NR_execve, argv[0], argv, envp);
+			sys1(__NR_exit, 127);
+		}
+	}
+	ok = 1;
+	for (i = 0; i < 2; i++) {
+		long w;
+
+		status = -1;
+		w = pids[i] < 0 ? pids[i] : sys6(__NR_wait4, pids[i], (long)&status, 0, 0, 0, 0);
+		if (w < 0 || status != 0) {
+			put("    | pid ");
+			put_dec(pids[i]);
+			put(": wait4 ");
+			put_dec(w);
+			put(", status ");
+			put_hex(status);
+			put("\n");
+			ok = 0;
+		}
+	}
+	result(ok, "cramfs_xip: two programs whose data is stored once: the first in place, the second a copy");
+}
+
+static void overlaps_mount(char *b)
+{
+	if (sys6(__NR_mount, (long)"mtd:fs_partition", (long)"/mnt", (long)"cramfs", MS_RDONLY,
+		 (long)"", 0) != 0) {
+		result(0, "cramfs_xip: mount for the overlapping mappings");
+		return;
+	}
+	overlaps(b);
+	sys2(__NR_umount2, "/mnt", 0);
+}
+
 /* FNV-1a of the file at @path; its length, or a negative error. */
 static long file_sum(const char *path, unsigned long *sum, char *buf)
 {
@@ -472,6 +541,7 @@ void init_main(long *sp)
 	footprint("mainline cramfs", "/lib/modules/cramfs.ko", "cramfs", b, 1);
 	result(load_module("/lib/modules/cramfs_xip.ko") == 0, "cramfs_xip: module loads");
 	suite("cramfs_xip", a, b);
+	overlaps_mount(b);
 	aligned_suite(a, b);
 	result(sys2(__NR_delete_module, "cramfs_xip", 0) == 0, "cramfs_xip: module unloads");
 	if (load_module("/lib/modules/cramfs.ko") == 0) {
