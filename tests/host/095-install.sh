@@ -8,8 +8,10 @@
 cache=${CRAMFS_XIP_CACHE:-$HOME/.cache/cramfs-xip}
 kb=
 for k in $(ls -dt "$cache"/build/vexpress-a9-6.1-* 2>/dev/null); do
+	# The board's own kernel: modules, mainline cramfs among them, and
+	# neither cramfs built in (not the root-from-flash variants).
 	if [ -f "$k/.cramfs-xip-built" ] && [ -f "$k/Module.symvers" ] &&
-		! grep -qx 'CONFIG_CRAMFS_XIP=y' "$k/.config"; then
+		[ -f "$k/fs/cramfs/cramfs.ko" ] && ! grep -qxE 'CONFIG_CRAMFS(_XIP)?=y' "$k/.config"; then
 		kb=$k
 		break
 	fi
