@@ -25,7 +25,7 @@
  * The RESULT lines each kind of boot prints at least (the host fails a boot
  * that printed fewer): keep them in step with the checks below.
  */
-#define CHECKS_MODULE_BOOT	48
+#define CHECKS_MODULE_BOOT	54
 #define CHECKS_ROOT_BOOT	12
 
 __attribute__((used)) void init_main(long *sp);
@@ -295,9 +295,14 @@ static void overlaps(char *b)
 	result(ok, "cramfs_xip: one file mapped twice at once, 1 and 2 pages: in place, then a copy");
 
 	for (i = 0; i < 2; i++) {
-		char *argv[4] = { i ? "/mnt/bin/xipprog-same" : "/mnt/bin/xipprog",
-				  i ? "ram" : "flash", "2", 0 };
-		char *envp[1] = { 0 };
+		char *argv[4], *envp[1];
+
+		/* Set one by one: an initialised array of pointers would need relocating. */
+		argv[0] = i ? "/mnt/bin/xipprog-same" : "/mnt/bin/xipprog";
+		argv[1] = i ? "ram" : "flash";
+		argv[2] = "2";
+		argv[3] = 0;
+		envp[0] = 0;
 
 		pids[i] = sys0(__NR_vfork);
 		if (pids[i] == 0) {
@@ -323,6 +328,68 @@ static void overlaps(char *b)
 		}
 	}
 	result(ok, "cramfs_xip: two programs whose data is stored once: the first in place, the second a copy");
+}
+
+/*
+ * Bind and move mounts, and a lazy unmount while a program runs in place
+ * from the image and a file of it is open.
+ */
+static void mount_ops(char *a, char *b)
+{
+	char *argv[4], *envp[1];
+	long fd, pid, n, m;
+	int status = -1, ok;
+
+	/* Set one by one: an initialised array of pointers would need relocating. */
+	argv[0] = "/mnt/bin/xipprog";
+	argv[1] = "flash";
+	argv[2] = "3";
+	argv[3] = 0;
+	envp[0] = 0;
+
+	sys2(__NR_mkdir, "/mnt2", 0755);
+	sys2(__NR_mkdir, "/mnt3", 0755);
+	ok = sys6(__NR_mount, (long)"mtd:fs_partition", (long)"/mnt", (long)"cramfs", MS_RDONLY,
+		  (long)"", 0) == 0;
+	ok = ok && sys6(__NR_mount, (long)"/mnt", (long)"/mnt2", 0, MS_BIND, 0, 0) == 0;
+	result(ok && same_file("/mnt2/data/xip-partial.bin", "/ref/xip-partial.bin", a, b),
+	       "cramfs_xip: bind mount reads as the host copy");
+	ok = sys6(__NR_mount, (long)"/mnt2", (long)"/mnt3", 0, MS_MOVE, 0, 0) == 0;
+	result(ok && same_file("/mnt3/data/compressed.txt", "/ref/compressed.txt", a, b),
+	       "cramfs_xip: moved bind mount reads as the host copy");
+	result(sys2(__NR_umount2, "/mnt3", 0) == 0, "cramfs_xip: unmount the moved mount");
+
+	fd = sys2(__NR_open, "/mnt/data/compressed.txt", O_RDONLY);
+	pid = sys0(__NR_vfork);
+	if (pid == 0) {
+		sys3(__NR_execve, argv[0], argv, envp);
+		sys1(__NR_exit, 127);
+	}
+	sleep_s(1);
+	result(sys2(__NR_umount2, "/mnt", MNT_DETACH) == 0,
+	       "cramfs_xip: lazy unmount while a program runs from it and a file is open");
+	n = fd >= 0 ? sys3(__NR_read, fd, a, BUF) : -1;
+	m = n > 0 && read_file("/ref/compressed.txt", b, BUF) >= n ? 0 : -1;
+	while (m >= 0 && m < n && a[m] == b[m])
+		m++;
+	result(n > 0 && m == n, "cramfs_xip: lazy unmount: the open file still reads");
+	sys1(__NR_close, fd);
+	n = pid > 0 ? sys6(__NR_wait4, pid, (long)&status, 0, 0, 0, 0) : pid;
+	if (n != pid || status != 0) {
+		put("    | pid ");
+		put_dec(pid);
+		put(", wait4 ");
+		put_dec(n);
+		put(", status ");
+		put_hex(status);
+		put("\n");
+	}
+	result(n == pid && status == 0,
+	       "cramfs_xip: lazy unmount: the program from flash runs to its end");
+	ok = sys6(__NR_mount, (long)"mtd:fs_partition", (long)"/mnt", (long)"cramfs", MS_RDONLY,
+		  (long)"", 0) == 0;
+	result(ok && sys2(__NR_umount2, "/mnt", 0) == 0,
+	       "cramfs_xip: after the last user, the flash mounts again");
 }
 
 static void overlaps_mount(char *b)
@@ -542,6 +609,7 @@ void init_main(long *sp)
 	result(load_module("/lib/modules/cramfs_xip.ko") == 0, "cramfs_xip: module loads");
 	suite("cramfs_xip", a, b);
 	overlaps_mount(b);
+	mount_ops(a, b);
 	aligned_suite(a, b);
 	result(sys2(__NR_delete_module, "cramfs_xip", 0) == 0, "cramfs_xip: module unloads");
 	if (load_module("/lib/modules/cramfs.ko") == 0) {

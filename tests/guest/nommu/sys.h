@@ -35,6 +35,9 @@
 #define MAP_PRIVATE	2
 #define MS_RDONLY	1
 #define MS_REMOUNT	32
+#define MS_BIND		4096
+#define MS_MOVE		8192
+#define MNT_DETACH	2
 #define EINVAL		22
 
 typedef unsigned long size_t;
