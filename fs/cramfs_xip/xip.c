@@ -167,14 +167,18 @@ static int cramfs_xip_mmap(struct file *file, struct vm_area_struct *vma)
  * is not a subset of a region of the same inode, and an in-place mapping's
  * address is where the data lies: a second mapping of one file with another
  * length, or of a file whose data mkcramfs stored once for two, would start
- * where a live region does. So the starts of the live in-place regions are
- * kept here (counted per mapping; the kernel takes nommu_region_sem around
- * each mmap, this lock around the list); such a request gets a RAM copy.
+ * where a live region does. So the starts of the in-place regions are kept
+ * here, each with the file the region was created through: the region holds
+ * that file until it has left the kernel's tree (__put_nommu_region() drops
+ * it after delete_nommu_region()), so forgetting the start in the file's
+ * ->release can never be early. (A vm_ops close would be: delete_vma() calls
+ * it before put_nommu_region() takes the region out of the tree.) Such a
+ * request gets a RAM copy (MAP_SHARED: -ENODEV).
  */
 struct cramfs_xip_direct {
 	struct list_head list;
 	unsigned long start;
-	unsigned int users;
+	struct file *owner;
 };
 
 static LIST_HEAD(cramfs_xip_directs);
@@ -190,48 +194,45 @@ static struct cramfs_xip_direct *cramfs_xip_find_direct(unsigned long start)
 	return NULL;
 }
 
-static void cramfs_xip_direct_close(struct vm_area_struct *vma)
-{
-	struct cramfs_xip_direct *d;
-
-	mutex_lock(&cramfs_xip_directs_lock);
-	d = cramfs_xip_find_direct(vma->vm_region->vm_start);
-	if (d && !--d->users) {
-		list_del(&d->list);
-		kfree(d);
-	}
-	mutex_unlock(&cramfs_xip_directs_lock);
-}
-
-static const struct vm_operations_struct cramfs_xip_direct_vm_ops = {
-	.close	= cramfs_xip_direct_close,
-};
-
 /*
- * Shared (direct) mappings are the flash itself, counted against their
- * region's start; private ones are RAM copies.
+ * Shared (direct) mappings are the flash itself, their region's start noted
+ * until the file that created the region is released; private ones are RAM
+ * copies.
  */
 static int cramfs_xip_mmap(struct file *file, struct vm_area_struct *vma)
 {
-	unsigned long start = vma->vm_region->vm_start;
+	struct vm_region *region = vma->vm_region;
 	struct cramfs_xip_direct *d;
+	int ret = 0;
 
 	if (!cramfs_xip_compat_nommu_shared(vma))
 		return -ENOSYS;
 	mutex_lock(&cramfs_xip_directs_lock);
-	d = cramfs_xip_find_direct(start);
-	if (!d) {
+	if (!cramfs_xip_find_direct(region->vm_start)) {
 		d = kzalloc(sizeof(*d), GFP_KERNEL);
-		if (!d) {
-			mutex_unlock(&cramfs_xip_directs_lock);
-			return -ENOMEM;
+		if (d) {
+			d->start = region->vm_start;
+			d->owner = region->vm_file;
+			list_add(&d->list, &cramfs_xip_directs);
+		} else {
+			ret = -ENOMEM;
 		}
-		d->start = start;
-		list_add(&d->list, &cramfs_xip_directs);
 	}
-	d->users++;
 	mutex_unlock(&cramfs_xip_directs_lock);
-	vma->vm_ops = &cramfs_xip_direct_vm_ops;
+	return ret;
+}
+
+static int cramfs_xip_release(struct inode *inode, struct file *file)
+{
+	struct cramfs_xip_direct *d, *n;
+
+	mutex_lock(&cramfs_xip_directs_lock);
+	list_for_each_entry_safe(d, n, &cramfs_xip_directs, list)
+		if (d->owner == file) {
+			list_del(&d->list);
+			kfree(d);
+		}
+	mutex_unlock(&cramfs_xip_directs_lock);
 	return 0;
 }
 
@@ -270,7 +271,7 @@ static unsigned long cramfs_xip_get_unmapped_area(struct file *file, unsigned lo
 		return -ENOSYS;
 	}
 	if (cramfs_xip_direct_busy(sbi->phys + r.offset)) {
-		cramfs_xip_note(file, "pages %lu-%lu: another mapping starts there: copied to RAM",
+		cramfs_xip_note(file, "pages %lu-%lu: another mapping starts there: a RAM copy (MAP_SHARED: refused)",
 				pgoff, pgoff + pages - 1);
 		return -ENOSYS;
 	}
@@ -294,5 +295,6 @@ const struct file_operations cramfs_xip_file_fops = {
 #ifndef CONFIG_MMU
 	.get_unmapped_area	= cramfs_xip_get_unmapped_area,
 	.mmap_capabilities	= cramfs_xip_mmap_capabilities,
+	.release		= cramfs_xip_release,
 #endif
 };
