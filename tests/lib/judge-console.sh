@@ -58,16 +58,19 @@ bad=$(sed -n "s/^kernel_reports='\(.*\)'\$/\1/p" "$here/../guest/lib.sh")
 # The tests' own lines (results, their details, section marks) are not the
 # kernel's; the guest's copy of every report in its kernel log, printed just
 # before GUEST-DONE ("KLOG "), is (a report printed onto a test's line on the
-# console is found there). After GUEST-DONE one known report is not ours: a
-# hung "reboot" task in the restart path (QEMU's CFI flash after a field
-# update), recognised by its task and its restart backtrace together.
+# console is found there). After GUEST-DONE the reports of the restart path
+# are not ours: a hung "reboot" task (QEMU's CFI flash after a field update),
+# or, under lockdep, vexpress_restart() taking a mutex in an atomic notifier.
+# They are recognised by where they start (the hung task, or the kernel's
+# "Restarting system") and a restart backtrace after it, together.
 kernel_lines() {
 	printf '%s\n' "$log" | grep -nvE '^(RESULT |    \| |=== )' |
 		awk '/^[0-9]+:GUEST-DONE/ { done = 1 }
 		     !done { print; next }
 		     { tail[++n] = $0 }
-		     /INFO: task reboot:[0-9]+ blocked for more than/ && !cut { cut = n }
-		     /(kernel_restart|machine_restart)/ { restart = 1 }
+		     /INFO: task reboot:[0-9]+ blocked for more than|reboot: Restarting system/ &&
+			!cut { cut = n }
+		     cut && /(kernel_restart|machine_restart)/ { restart = 1 }
 		     END { last = (cut && restart) ? cut - 1 : n
 			   for (i = 1; i <= last; i++) print tail[i] }'
 }
