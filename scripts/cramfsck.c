@@ -240,6 +240,7 @@ int main(int argc, char **argv)
 		       image, img.big ? "big" : "little", img.size, img.flags, img.edition,
 		       img.blocks, img.files, img.name);
 	cimg_walk(&img, visit, NULL);
+	cimg_close(&img);
 	if ((img.flags & CRAMFS_XIP_FLAG_FSID_VERSION_2) && img.files != stats.files)
 		cimg_problem(&img, "superblock counts %u files, the directories hold %lu", img.files,
 			     stats.files);

@@ -572,6 +572,69 @@ int cimg_read_block(struct cimg *img, const struct cimg_block *b, uint8_t *out)
 	return 0;
 }
 
+/*
+ * Compressed blocks already decoded clean, by where they lie and what they
+ * must give: entries may share block tables (hard links do), and a few
+ * hundred bytes of entries naming one table of thousands of blocks must not
+ * cost thousands of decodes each.
+ */
+struct cimg_seen {
+	uint32_t start, len, want;	/* start 0: a free slot */
+};
+
+static struct cimg_seen *seen_slot(const struct cimg *img, const struct cimg_block *b)
+{
+	size_t i = (b->start * 2654435761u ^ b->len * 40503u ^ b->want) & (img->seen_cap - 1);
+	struct cimg_seen *s;
+
+	for (;; i = (i + 1) & (img->seen_cap - 1)) {
+		s = &img->seen[i];
+		if (!s->start || (s->start == b->start && s->len == b->len && s->want == b->want))
+			return s;
+	}
+}
+
+static int seen_before(const struct cimg *img, const struct cimg_block *b)
+{
+	return img->seen_cap && seen_slot(img, b)->start;
+}
+
+/* Remember a clean block; without memory it is just decoded again next time. */
+static void seen_add(struct cimg *img, const struct cimg_block *b)
+{
+	struct cimg_seen *s;
+
+	if (2 * (img->seen_used + 1) > img->seen_cap) {
+		struct cimg_seen *old = img->seen;
+		size_t cap = img->seen_cap, i;
+
+		img->seen = calloc(cap ? 2 * cap : 1024, sizeof(*img->seen));
+		if (!img->seen) {
+			img->seen = old;
+			return;
+		}
+		img->seen_cap = cap ? 2 * cap : 1024;
+		for (i = 0; i < cap; i++)
+			if (old[i].start)
+				*seen_slot(img, &(struct cimg_block){ .start = old[i].start,
+					.len = old[i].len, .want = old[i].want }) = old[i];
+		free(old);
+	}
+	s = seen_slot(img, b);
+	if (!s->start) {
+		*s = (struct cimg_seen){ b->start, b->len, b->want };
+		img->seen_used++;
+	}
+}
+
+void cimg_close(struct cimg *img)
+{
+	free(img->seen);
+	img->seen = NULL;
+	img->seen_used = 0;
+	img->seen_cap = 0;
+}
+
 int cimg_check_data(struct cimg *img, const struct cimg_entry *e, cimg_block_fn fn, void *ctx,
 		    char **link)
 {
@@ -588,15 +651,30 @@ int cimg_check_data(struct cimg *img, const struct cimg_entry *e, cimg_block_fn 
 	}
 	for (i = 0; i < n; i++) {
 		struct cimg_block b;
+		int zlib;
 
-		if (cimg_block(img, d, i, &b) || cimg_read_block(img, &b, buf)) {
-			if (!img->quiet)
-				fprintf(stderr, "  (in %s, block %u)\n", e->path, i);
-			ret = -1;
-			continue;
+		if (cimg_block(img, d, i, &b))
+			goto bad;
+		/*
+		 * A symlink's bytes are wanted; a file's plain blocks need no
+		 * more than cimg_block()'s bounds, its zlib blocks one decode.
+		 */
+		zlib = b.kind == CIMG_COMPRESSED || b.kind == CIMG_DIRECT_COMPRESSED;
+		if (S_ISLNK_MODE(d->mode)) {
+			if (cimg_read_block(img, &b, buf))
+				goto bad;
+		} else if (zlib && !seen_before(img, &b)) {
+			if (cimg_read_block(img, &b, buf))
+				goto bad;
+			seen_add(img, &b);
 		}
 		if (fn)
 			fn(img, e, i, &b, ctx);
+		continue;
+bad:
+		if (!img->quiet)
+			fprintf(stderr, "  (in %s, block %u)\n", e->path, i);
+		ret = -1;
 	}
 	if (!ret && S_ISLNK_MODE(d->mode)) {
 		buf[d->size] = 0;

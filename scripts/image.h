@@ -35,6 +35,8 @@ struct cimg {
 	unsigned int blksize;
 	unsigned int errors;	/* problems reported so far */
 	int quiet;		/* do not print problems, only count them */
+	struct cimg_seen *seen;	/* compressed blocks already decoded clean */
+	size_t seen_used, seen_cap;
 };
 
 enum cimg_block_kind {
@@ -73,6 +75,12 @@ typedef int (*cimg_visit_fn)(struct cimg *img, const struct cimg_entry *e, void 
  * Return: 0, or -1 with a problem reported.
  */
 int cimg_open(struct cimg *img, const void *data, size_t len, unsigned int blksize);
+
+/**
+ * cimg_close() - free what checking an image allocated (not the image)
+ * @img: an opened image
+ */
+void cimg_close(struct cimg *img);
 
 /**
  * cimg_crc() - compute the image's CRC the way the format defines it

@@ -162,6 +162,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		setup();
 	if (!cimg_open(&img, data, size, 0))
 		cimg_extract(&img, rootfd, "t", !geteuid());
+	cimg_close(&img);
 	snapshot(now, &nnow);
 	if (nnow != nbefore)
 		abort();

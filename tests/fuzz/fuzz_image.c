@@ -30,5 +30,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	(void)cimg_crc(&img);
 	cimg_walk(&img, visit, NULL);
+	cimg_close(&img);
 	return 0;
 }

@@ -5,6 +5,8 @@
    mkhostile.py OUTDIR VICTIM_DIR
    mkhostile.py shared LEVELS OUT     LEVELS directories of two entries each,
                                       both naming the next level: 2^LEVELS paths
+   mkhostile.py sharedblocks N OUT    N files sharing one block table of 4,095
+                                      compressed blocks (as hard links do)
 
 Each image NAME.img tries to make `cramfsck -x` create, write or chmod
 something outside its target: two entries of one name in every order of
@@ -93,6 +95,8 @@ def build(root, sorted_flag=True):
                     if e["key"] is not None:
                         regions[e["key"]] = (target, size)
                     fill(e["children"], coffs)
+            elif e["share"] is not None:
+                target, size = regions[e["share"]]
             elif e["data"]:
                 size = len(e["data"])
                 target = len(img)
@@ -102,6 +106,8 @@ def build(root, sorted_flag=True):
                     img.extend(zlib.compress(b, 9))
                     struct.pack_into("<I", img, target + 4 * i, len(img))
                 img.extend(bytes(-len(img) % 4))
+                if e["key"] is not None:
+                    regions[e["key"]] = (target, size)
             img[off:off + INODE] = inode(mode, size, namelen, target)
 
     root_size = dir_bytes(root)
@@ -175,10 +181,17 @@ def shared_chain(levels):
     return inner
 
 
+def shared_blocks(n):
+    """One file of 4,095 blocks and n more entries naming its data."""
+    files = [ent("f%05d" % i, S_IFREG | 0o644, share="data") for i in range(n)]
+    return [ent("a", S_IFREG | 0o644, bytes(4095 * 4096), key="data")] + files
+
+
 def main():
-    if len(sys.argv) == 4 and sys.argv[1] == "shared":
+    makers = {"shared": shared_chain, "sharedblocks": shared_blocks}
+    if len(sys.argv) == 4 and sys.argv[1] in makers:
         with open(sys.argv[3], "wb") as fh:
-            fh.write(build(shared_chain(int(sys.argv[2]))))
+            fh.write(build(makers[sys.argv[1]](int(sys.argv[2]))))
         return
     if len(sys.argv) != 3 or not sys.argv[2].startswith("/"):
         sys.exit(__doc__)
