@@ -386,6 +386,32 @@ static struct entry *lookup(struct entry *root, const char *path, int create_dir
 	return cur;
 }
 
+/* A number field of a table line, or death with the line's number. */
+static unsigned int table_number(const char *file, unsigned int lineno, const char *what,
+				 const char *s, uint32_t min, uint32_t max)
+{
+	uint32_t v;
+
+	if (cimg_parse_u32(s, min, max, &v))
+		die("%s:%u: %s '%s' is not a number from %u to %u", file, lineno, what, s, min,
+		    max);
+	return v;
+}
+
+/* A table path names entries inside the tree: no '.' or '..' components. */
+static void table_path(const char *file, unsigned int lineno, const char *path)
+{
+	const char *p = path;
+
+	while (*p) {
+		size_t len = strcspn(p, "/");
+
+		if ((len == 1 && p[0] == '.') || (len == 2 && p[0] == '.' && p[1] == '.'))
+			die("%s:%u: %s: a '%.*s' component", file, lineno, path, (int)len, p);
+		p += len + strspn(p + len, "/");
+	}
+}
+
 /* A makedevs / genext2fs -D table: name type mode uid gid major minor start inc count. */
 static void apply_devtable(struct entry *root, const char *file)
 {
@@ -410,14 +436,15 @@ static void apply_devtable(struct entry *root, const char *file)
 		if (n != 10 || name[0] != '/')
 			die("%s:%u: expected: /path type mode uid gid major minor start inc count",
 			    file, lineno);
+		table_path(file, lineno, name);
 		if (type == 'c' || type == 'b') {
-			maj = strtoul(maj_s, NULL, 0);
-			min = strtoul(min_s, NULL, 0);
+			maj = table_number(file, lineno, "major", maj_s, 0, UINT32_MAX);
+			min = table_number(file, lineno, "minor", min_s, 0, UINT32_MAX);
 		}
 		if (strcmp(cnt_s, "-")) {
-			count = strtoul(cnt_s, NULL, 0);
-			start = strtoul(start_s, NULL, 0);
-			inc = strtoul(inc_s, NULL, 0);
+			count = table_number(file, lineno, "count", cnt_s, 1, 65536);
+			start = table_number(file, lineno, "start", start_s, 0, UINT32_MAX);
+			inc = table_number(file, lineno, "inc", inc_s, 0, UINT32_MAX);
 		}
 		for (i = 0; i < count; i++) {
 			char *path = strcmp(cnt_s, "-") ? xasprintf("%s%u", name, start + i) :
@@ -436,8 +463,14 @@ static void apply_devtable(struct entry *root, const char *file)
 				parent = strdup(path);
 				base = strrchr(parent, '/');
 				*base++ = 0;
+				if (!*base)
+					die("%s:%u: %s: no name after the last '/'", file, lineno, path);
 				dir = *parent ? lookup(root, parent, 1) : root;
+				if (!dir || !S_ISDIR(dir->mode))
+					die("%s:%u: %s is not a directory", file, lineno, parent);
 				e = lookup(dir, base, 0);
+				if (e && S_ISDIR(e->mode))
+					die("%s:%u: %s is a directory", file, lineno, path);
 				if (!e) {
 					e = new_entry(dir, base);
 					sort_children(dir);
@@ -889,8 +922,11 @@ static void self_check(uint32_t len)
 	struct cimg check = { 0 };
 	uint32_t n = 0;
 
-	if (cimg_open(&check, img, len, opt.blksize) || cimg_walk(&check, self_check_entry, &n) ||
-	    check.errors || n != stats.nodes + 1)
+	int bad = cimg_open(&check, img, len, opt.blksize) ||
+		  cimg_walk(&check, self_check_entry, &n) || check.errors || n != stats.nodes + 1;
+
+	cimg_close(&check);
+	if (bad)
 		die("internal error: the image fails its own check (%u problems, %u of %u entries)",
 		    check.errors, n, stats.nodes + 1);
 }

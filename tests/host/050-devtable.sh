@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # A makedevs-style table puts device nodes and owners in the image without root.
-# checks: 9
+# checks: 15
 . "$(dirname "$0")/lib.sh"
 d=$WORK/devtable
 rm -rf "$d"
@@ -30,3 +30,20 @@ check "new directory with owner" grep -q '^drwx------  1000 100 .* /home/user$' 
 echo '/x q' > "$d/bad"
 check "bad table line: exit 8, error with line number" \
 	status_and_says 8 "bad:1:" "$MKCRAMFS" -D "$d/bad" "$d/tree" "$d/img2"
+# Lines that cannot be honoured: refused with the line's number, no image.
+n=0
+bad_line() {	# bad_line LABEL LINE TEXT
+	n=$((n + 1))
+	printf '%s\n' "$2" > "$d/bad$n"
+	check "refused: $1" bash -c "
+		'$MKCRAMFS' -D '$d/bad$n' '$d/tree' '$d/img$n' 2> '$d/err$n'
+		[ \$? -eq 8 ] && grep -qF -- \"bad$n:1: \" '$d/err$n' &&
+		grep -qF -- \"\$1\" '$d/err$n' && [ ! -e '$d/img$n' ]" _ "$3"
+}
+bad_line "device under a regular file" \
+	"/etc/passwd/sub/null c 666 0 0 1 3 - - -" "/etc/passwd/sub is not a directory"
+bad_line "device over a directory" "/etc c 666 0 0 1 3 - - -" "/etc is a directory"
+bad_line "a '..' component" "/dev/../../null c 666 0 0 1 3 - - -" "'..'"
+bad_line "a '.' component" "/./dev d 755 0 0 - - - - -" "'.'"
+bad_line "a trailing slash on a device" "/dev/null/ c 666 0 0 1 3 - - -" "no name"
+bad_line "a major that is not a number" "/null c 666 0 0 1x 3 - - -" "major"
