@@ -710,8 +710,9 @@ struct extract {
 	int host_error;
 	int *fd;		/* fd[depth]: the open directory at that depth */
 	struct cramfs_xip_dinode *dir;	/* its inode: owner and mode set when done */
-	char **path;		/* its path, for messages */
-	size_t cap;
+	size_t *plen;		/* its path's length in @path, for messages */
+	char *path;		/* the deepest open directory's path */
+	size_t cap, path_cap;
 	int top;		/* deepest open directory, -1 for none */
 	uint8_t *buf;
 };
@@ -746,24 +747,30 @@ static int close_to(struct cimg *img, struct extract *x, int depth)
 	int ret = 0;
 
 	for (; x->top > depth; x->top--) {
-		struct cimg_entry e = { .path = x->path[x->top], .d = x->dir[x->top],
-					.depth = x->top };
+		struct cimg_entry e = { .path = x->path, .d = x->dir[x->top], .depth = x->top };
+
+		x->path[x->plen[x->top]] = 0;
 
 		if (!x->host_error && set_attrs(img, x, &e, x->fd[x->top]))
 			ret = -1;
 		close(x->fd[x->top]);
-		free(x->path[x->top]);
 	}
 	return ret;
 }
 
+/*
+ * Every open directory's path is a prefix of the deepest one's: one copy of
+ * that, and a length per level (a copy per level would cost depth squared).
+ */
 static int push_dir(struct cimg *img, struct extract *x, const struct cimg_entry *e, int fd)
 {
+	size_t len = strlen(e->path);
+
 	if ((size_t)e->depth >= x->cap) {
 		size_t cap = x->cap ? 2 * x->cap : 64;
 		int *fds = realloc(x->fd, cap * sizeof(*fds));
 		struct cramfs_xip_dinode *dirs = NULL;
-		char **paths = NULL;
+		size_t *plens = NULL;
 
 		if (fds) {
 			x->fd = fds;
@@ -771,16 +778,23 @@ static int push_dir(struct cimg *img, struct extract *x, const struct cimg_entry
 		}
 		if (dirs) {
 			x->dir = dirs;
-			paths = realloc(x->path, cap * sizeof(*paths));
+			plens = realloc(x->plen, cap * sizeof(*plens));
 		}
-		if (!paths)
+		if (!plens)
 			goto nomem;
-		x->path = paths;
+		x->plen = plens;
 		x->cap = cap;
 	}
-	x->path[e->depth] = strdup(e->path);
-	if (!x->path[e->depth])
-		goto nomem;
+	if (len >= x->path_cap) {
+		char *path = realloc(x->path, 2 * len + 1);
+
+		if (!path)
+			goto nomem;
+		x->path = path;
+		x->path_cap = 2 * len + 1;
+	}
+	memcpy(x->path, e->path, len + 1);
+	x->plen[e->depth] = len;
 	x->fd[e->depth] = fd;
 	x->dir[e->depth] = e->d;
 	x->top = e->depth;
@@ -881,6 +895,7 @@ int cimg_extract(struct cimg *img, int atfd, const char *target, int owners)
 	free(x.buf);
 	free(x.fd);
 	free(x.dir);
+	free(x.plen);
 	free(x.path);
 	if (x.host_error)
 		return CIMG_EXTRACT_HOST;

@@ -7,6 +7,7 @@
                                       both naming the next level: 2^LEVELS paths
    mkhostile.py sharedblocks N OUT    N files sharing one block table of 4,095
                                       compressed blocks (as hard links do)
+   mkhostile.py deep N OUT            N nested directories of 252-byte names
 
 Each image NAME.img tries to make `cramfsck -x` create, write or chmod
 something outside its target: two entries of one name in every order of
@@ -187,8 +188,17 @@ def shared_blocks(n):
     return [ent("a", S_IFREG | 0o644, bytes(4095 * 4096), key="data")] + files
 
 
+def deep(n):
+    """n nested directories with names as long as the format allows, a file at the bottom."""
+    sys.setrecursionlimit(10 * n + 1000)
+    tree = [f("file")]
+    for i in range(n):
+        tree = [d("%04d" % i + "d" * 248, tree)]
+    return tree
+
+
 def main():
-    makers = {"shared": shared_chain, "sharedblocks": shared_blocks}
+    makers = {"shared": shared_chain, "sharedblocks": shared_blocks, "deep": deep}
     if len(sys.argv) == 4 and sys.argv[1] in makers:
         with open(sys.argv[3], "wb") as fh:
             fh.write(build(makers[sys.argv[1]](int(sys.argv[2]))))
