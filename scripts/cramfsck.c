@@ -140,14 +140,19 @@ static void raise_fd_limit(void)
 
 static int extract(struct cimg *img, const char *image)
 {
+	struct stat st;
 	int ret;
 
 	raise_fd_limit();
 	ret = cimg_extract(img, AT_FDCWD, opt.extract, !geteuid());
 	if (!ret)
 		return EXIT_CLEAN;
-	fprintf(stderr, "cramfsck: %s: extraction stopped; what it made so far is left in %s\n",
-		image, opt.extract);
+	if (lstat(opt.extract, &st))
+		fprintf(stderr, "cramfsck: %s: %s not made, nothing extracted\n", image,
+			opt.extract);
+	else
+		fprintf(stderr, "cramfsck: %s: extraction stopped; what it made so far is left in %s\n",
+			image, opt.extract);
 	return ret == CIMG_EXTRACT_HOST ? EXIT_OPERATION : EXIT_ERRORS;
 }
 

@@ -3,7 +3,7 @@
 # cramfsck meets fsck.cramfs users' habits: --help, --version, -V, fsck's -a,
 # bounded -b, block devices, exit 8 for what the host refuses during an
 # extraction, one error counted once.
-# checks: 10
+# checks: 11
 . "$(dirname "$0")/lib.sh"
 d=$WORK/ckconv
 rm -rf "$d"
@@ -34,6 +34,9 @@ fi
 check "extraction stopped by the host (EFBIG): exit 8, names the file" \
 	status_and_says 8 "/sub/big" bash -c "trap '' XFSZ; ulimit -f 16; exec '$CRAMFSCK' -x '$d/fsize' '$d/img'"
 check "an existing target: exit 8" status_and_says 8 "File exists" "$CRAMFSCK" -x "$d/tree" "$d/img"
+check "a target whose parent is missing: exit 8, 'nothing extracted' (not 'left in')" \
+	bash -c "'$CRAMFSCK' -x '$d/missing/t' '$d/img' 2> '$d/miss.err'; [ \$? -eq 8 ] &&
+	! grep -q 'left in' '$d/miss.err' && grep -q 'nothing extracted' '$d/miss.err'"
 
 # One damaged zlib stream, CRC made right again: one error, not two.
 python3 - "$d/img" "$d/onebad.img" <<'PY'
