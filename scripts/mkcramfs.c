@@ -630,6 +630,9 @@ static uint32_t dir_size(struct entry *dir)
 
 	for (e = dir->child; e; e = e->next)
 		size += CRAMFS_XIP_INODE_SIZE + align(strlen(e->name), 4);
+	if (size > CRAMFS_XIP_MAX_FILE_SIZE)
+		die("%s: its entries take %u bytes, more than the format's %u for a directory",
+		    dir->ipath, size, CRAMFS_XIP_MAX_FILE_SIZE);
 	return size;
 }
 

@@ -4,7 +4,7 @@
 # range-checked, the device table's "/", util-linux's bytes for an empty root
 # and an empty -i file, no XIP flags when nothing is XIP, objects without
 # program headers taken quietly.
-# checks: 10
+# checks: 11
 . "$(dirname "$0")/lib.sh"
 d=$WORK/mkcorrect
 rm -rf "$d"
@@ -77,3 +77,16 @@ else
 fi
 check "the 16 KiB -X image extracts to the same tree" \
 	bash -c "'$CRAMFSCK' -b 16384 -x '$d/b16.out' '$d/b16.img' && diff -r '$d/b16.out' '$d/elf' | grep -v random | grep -q . && exit 1; cmp '$d/b16.out/tiny-elf' '$d/elf/tiny-elf'"
+
+# A directory whose entries outgrow the 24-bit size field: said so, no image.
+python3 - "$d/bigdir/sub" <<'PY'
+import os, sys
+os.makedirs(sys.argv[1])
+for i in range(63600):
+    open(os.path.join(sys.argv[1], "%05d" % i + "n" * 247), "w").close()
+PY
+check "a directory of 63,600 252-byte names (16.8 MB of entries): refused by name, no image" \
+	bash -c "'$MKCRAMFS' '$d/bigdir' '$d/bigdir.img' 2> '$d/bigdir.err' > /dev/null
+	[ \$? -eq 8 ] && grep -q '/sub: its entries take 16790400 bytes' '$d/bigdir.err' &&
+	[ ! -e '$d/bigdir.img' ]"
+rm -rf "$d/bigdir"
