@@ -39,6 +39,14 @@ done
 
 # RAM, speed and per-mount footprint in the guest.
 GUEST_TIMEOUT=${GUEST_TIMEOUT:-900} "$top/tests/guest-vexpress-a9.sh" --bench >> "$res"
+# Speed: one boot per round, one module per boot, rounds A B B A B A A B
+# (tests/guest/bench/20-speed.sh says why).
+r=1
+for m in cramfs_xip mainline mainline cramfs_xip mainline cramfs_xip cramfs_xip mainline; do
+	GUEST_APPEND="bench_module=$m bench_round=$r" GUEST_TIMEOUT=${GUEST_TIMEOUT:-900} \
+		"$top/tests/guest-vexpress-a9.sh" --bench >> "$res"
+	r=$((r + 1))
+done
 # need KIND...: each kind of figure is in the results, or the run failed.
 need() {
 	local k

@@ -6,7 +6,8 @@
 #   tests/guest-vexpress-a9.sh [--bench|--badimages] [--debug] [KERNEL_VERSION]
 # Prints "PASS: name" / "FAIL: name" per check. Everything it makes, and the
 # guest's console log, is under build-tests/vexpress-a9-<version>/.
-# With --bench it runs tests/guest/bench/ instead and prints the guest's BENCH lines;
+# With --bench it runs tests/guest/bench/ instead and prints the guest's BENCH lines
+# (GUEST_APPEND: more kernel arguments, e.g. the speed rounds' bench_module=M);
 # with --badimages, only the bad-image run, over $BADIMAGES images from
 # $BADIMAGES_START (tests/badimages.sh runs many such boots).
 # --debug uses the debug kernel (KASAN, kmemleak, lockdep: debug.config).
@@ -168,7 +169,7 @@ console=$work/console.log
 QEMU_AUDIO_DRV=none qemu-system-arm -M vexpress-a9 -m $mem -display none -monitor none -serial "file:$console" \
 	-no-reboot -kernel "$kb/$KERNEL_IMAGE" -dtb "$work/board.dtb" \
 	-initrd "$work/initramfs.cpio.gz" \
-	-append "console=ttyAMA0 rdinit=/init oops=panic panic=-1 log_buf_len=1M" \
+	-append "console=ttyAMA0 rdinit=/init oops=panic panic=-1 log_buf_len=1M ${GUEST_APPEND:-}" \
 	-drive if=pflash,file="$work/flash0.img",format=raw \
 	-drive if=pflash,file="$work/flash1.img",format=raw < /dev/null 2> "$work/qemu.err" &
 qpid=$!

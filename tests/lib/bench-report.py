@@ -133,9 +133,14 @@ def speed(lines):
     md = ["## Speed (QEMU, absolute times are the emulator's)", "",
           "vexpress-a9 under QEMU TCG: only ratios mean anything. QEMU translates guest "
           "code the first time it runs, so a module measured first pays for translating "
-          "the kernel paths both use: each module runs one warm-up round (not counted), "
-          "then rounds alternate A B B A B A A B (A: cramfs_xip), so that a drift over "
-          "the run weighs on both alike. Each cell is the median of the round medians, "
+          "the kernel paths both use, and in one boot a module loaded after the other ran "
+          "slower than after itself (measured in one boot, one module after the other, "
+          "the first came out up to 1.6 times slower: the order, not the module). So each "
+          "round is a boot of its own with one module, a warm-up round (not counted) "
+          "before the measured one, and the rounds go A B B A B A A B (A: cramfs_xip), so "
+          "that a drift over the run weighs on both alike. QEMU's speed also moves from "
+          "boot to boot with the host's load (a whole round can run 1.7 times faster), "
+          "which the pair ratios show. Each cell is the median of the round medians, "
           "[min – max] of the round medians as the spread; *ratio* is cramfs_xip's over "
           "mainline's (below 1: ours is faster), with [min – max] of the ratios of the "
           "four A/B pairs of adjacent rounds.", "",

@@ -6,6 +6,8 @@
 # figures are the medians of the next ROUNDS rounds (slab counts move with
 # whatever else the kernel frees meanwhile). Prints
 # BENCH footprint MODULE load KB mount KB zlib KB.
+# Not in the boots that measure speed (tests/bench.sh).
+[ -z "${bench_module:-}" ] || return 0
 ROUNDS=${ROUNDS:-7}
 kmem() { echo $(($(meminfo Slab) + $(meminfo VmallocUsed))); }
 footprint() {	# footprint MODULE KO NAME: one round, appended to /tmp/fp-MODULE
