@@ -77,6 +77,19 @@ for m in "cramfs_xip $top/build-tests/module-vexpress-a9-$KVER_DEFAULT/fs/cramfs
 	set -- $m
 	[ -f "$2" ] || die "$2 missing: no module size to report"
 	echo "BENCH kosize $1 $("${CROSS_COMPILE}size" "$2" | tail -n 1 | awk '{print $1, $2, $3}')" >> "$res"
+	# Where size(1)'s text goes: code, message strings, other read-only
+	# data, unwind tables, the rest (modinfo, notes); and the largest functions.
+	"${CROSS_COMPILE}size" -A "$2" | awk -v m="$1" '
+		$1 ~ /^\.(init\.|exit\.)?text$/ { c += $2; next }
+		$1 ~ /^\.rodata\.str/ { s += $2; next }
+		$1 == ".rodata" { r += $2; next }
+		$1 ~ /^\.ARM\.(exidx|extab)/ { u += $2; next }
+		$1 ~ /^\.(modinfo|note|plt|pv_table|init\.plt)/ || $1 ~ /^__/ { o += $2 }
+		END { print "BENCH kosections", m, c + 0, s + 0, r + 0, u + 0, o + 0 }' >> "$res"
+	"${CROSS_COMPILE}nm" -S --size-sort "$2" | awk '$3 ~ /^[tT]$/ { print $2, $4 }' |
+		tail -n 12 | while read -r hex name; do
+		echo "BENCH kofunc $1 $name $((16#$hex))"
+	done >> "$res"
 done
 
 /usr/bin/python3 "$top/tests/lib/bench-report.py" "$res" "$top/Documentation"

@@ -188,7 +188,25 @@ def footprint(lines):
         t = ko.get(mod, ["-"] * 3)
         f = fp.get(mod, ("-", "-", "-"))
         md.append(f"| {name} | {t[0]} | {t[1]} | {t[2]} | {f[0]} | {f[1]} | {f[2]} |")
-    return md + [""]
+    md.append("")
+    sec = {f[2]: f[3:8] for f in lines if f[1] == "kosections"}
+    if sec:
+        md += ["Where `size`'s *text* goes, in bytes: code (`.text`, `.init.text`, "
+               "`.exit.text`), message strings (`.rodata.str*`), other read-only data, "
+               "unwind tables (`.ARM.exidx`/`.ARM.extab`), and the rest (modinfo, notes, "
+               "parameters).", "",
+               "| module | code | strings | other rodata | unwind | rest |",
+               "| --- | ---: | ---: | ---: | ---: | ---: |"]
+        for mod, name in (("cramfs_xip", "cramfs_xip.ko"), ("mainline", "cramfs.ko")):
+            if mod in sec:
+                md.append(f"| {name} | " + " | ".join(sec[mod]) + " |")
+        md.append("")
+    for mod, name in (("cramfs_xip", "cramfs_xip.ko"), ("mainline", "cramfs.ko")):
+        funcs = [(f[3], int(f[4])) for f in lines if f[1] == "kofunc" and f[2] == mod]
+        if funcs:
+            md += [f"Largest functions of {name}: " +
+                   ", ".join(f"`{n}` {b}" for n, b in sorted(funcs, key=lambda x: -x[1])) + ".", ""]
+    return md
 
 
 def nommu(lines):
