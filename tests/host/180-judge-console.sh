@@ -3,7 +3,7 @@
 # The console judge (tests/lib/judge-console.sh) on made-up logs: a kernel
 # report fails a suite wherever it lands, except the restart path's own
 # after GUEST-DONE; a script that ran fewer checks than it declares fails.
-# checks: 7
+# checks: 9
 . "$(dirname "$0")/lib.sh"
 d=$WORK/judge
 mkdir -p "$d/tests"
@@ -31,3 +31,7 @@ check "a script that ran 1 of its 2 checks fails" \
 	bash -c "printf '=== /tests/10-x.sh\nRESULT PASS a\nGUEST-DONE\n' > '$d/c2.log' &&
 	bash '$TOP/tests/lib/judge-console.sh' '$d/c2.log' s '$d/tests/10-x.sh' |
 	grep -q '^FAIL: s: 10-x.sh ran 1 of its 2 checks'"
+check "an oops in our module after 'Restarting system', then the restart path's report, fails" \
+	dirty "${ok}GUEST-DONE\nreboot: Restarting system\nUnable to handle kernel NULL pointer dereference at virtual address 4\nPC is at cramfs_xip_read_folio+0x2c/0x1a0 [cramfs_xip]\nWARNING: suspicious RCU usage\n${bt}"
+check "an unknown report after 'Restarting system', beside the known one, fails" \
+	dirty "${ok}GUEST-DONE\nreboot: Restarting system\nWARNING: suspicious RCU usage\n${bt}BUG: Bad page state in process reboot\n${bt}"

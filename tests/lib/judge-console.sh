@@ -61,17 +61,25 @@ bad=$(sed -n "s/^kernel_reports='\(.*\)'\$/\1/p" "$here/../guest/lib.sh")
 # console is found there). After GUEST-DONE the reports of the restart path
 # are not ours: a hung "reboot" task (QEMU's CFI flash after a field update),
 # or, under lockdep, vexpress_restart() taking a mutex in an atomic notifier.
-# They are recognised by where they start (the hung task, or the kernel's
-# "Restarting system") and a restart backtrace after it, together.
+# What follows the hung task or the kernel's "Restarting system" is excused
+# only when all of it is that: a restart backtrace is there, nothing names
+# cramfs, and every report it starts is one of those known ones (the lines
+# inside a report, such as its backtrace, are not starts).
+restart_known='INFO: task reboot:[0-9]+ blocked for more than|WARNING: suspicious RCU usage|BUG: Invalid wait context|BUG: sleeping function called from invalid context'
+report_inside='Call trace|Backtrace:|Hardware name:|hung_task'
 kernel_lines() {
 	printf '%s\n' "$log" | grep -nvE '^(RESULT |    \| |=== )' |
-		awk '/^[0-9]+:GUEST-DONE/ { done = 1 }
+		awk -v bad="$bad" -v known="$restart_known" -v inside="$report_inside" '
+		     /^[0-9]+:GUEST-DONE/ { done = 1 }
 		     !done { print; next }
 		     { tail[++n] = $0 }
 		     /INFO: task reboot:[0-9]+ blocked for more than|reboot: Restarting system/ &&
 			!cut { cut = n }
-		     cut && /(kernel_restart|machine_restart)/ { restart = 1 }
-		     END { last = (cut && restart) ? cut - 1 : n
+		     !cut { next }
+		     /kernel_restart|machine_restart/ { restart = 1 }
+		     /cramfs/ { ours = 1 }
+		     $0 ~ bad && $0 !~ inside && $0 !~ known { other = 1 }
+		     END { last = (cut && restart && !ours && !other) ? cut - 1 : n
 			   for (i = 1; i <= last; i++) print tail[i] }'
 }
 if kernel_lines | grep -Eq "$bad"; then
