@@ -573,66 +573,44 @@ int cimg_read_block(struct cimg *img, const struct cimg_block *b, uint8_t *out)
 }
 
 /*
- * Compressed blocks already decoded clean, by where they lie and what they
- * must give: entries may share block tables (hard links do), and a few
- * hundred bytes of entries naming one table of thousands of blocks must not
- * cost thousands of decodes each.
+ * What is known of a zlib block by the position of its pointer word: entries
+ * may share block tables (hard links do), and a few hundred bytes of entries
+ * naming one table of thousands of blocks must not cost thousands of decodes
+ * each. A full block (not a file's last) that is not a table's first is
+ * decided by the image's bytes alone: its pointer word, the word before it,
+ * and the block size. So two bits per word of the image: unknown, clean, bad.
+ * (A first block starts after the table, whose length comes from the entry's
+ * size: those are decoded for each entry.)
  */
-struct cimg_seen {
-	uint32_t start, len, want;	/* start 0: a free slot */
-};
+enum { PTR_UNKNOWN, PTR_CLEAN, PTR_BAD };
 
-static struct cimg_seen *seen_slot(const struct cimg *img, const struct cimg_block *b)
+static int ptr_word(const struct cimg *img, const struct cramfs_xip_dinode *d, uint32_t index,
+		    const struct cimg_block *b, size_t *word)
 {
-	size_t i = (b->start * 2654435761u ^ b->len * 40503u ^ b->want) & (img->seen_cap - 1);
-	struct cimg_seen *s;
-
-	for (;; i = (i + 1) & (img->seen_cap - 1)) {
-		s = &img->seen[i];
-		if (!s->start || (s->start == b->start && s->len == b->len && s->want == b->want))
-			return s;
-	}
+	if (!index || b->want != img->blksize)
+		return 0;
+	*word = (d->offset + (size_t)index * 4) / 4;
+	return 1;
 }
 
-static int seen_before(const struct cimg *img, const struct cimg_block *b)
+static int ptr_state(const struct cimg *img, size_t word)
 {
-	return img->seen_cap && seen_slot(img, b)->start;
+	return img->ptr_state ? (img->ptr_state[word / 4] >> (word % 4 * 2)) & 3 : PTR_UNKNOWN;
 }
 
-/* Remember a clean block; without memory it is just decoded again next time. */
-static void seen_add(struct cimg *img, const struct cimg_block *b)
+/* Without memory the block is just decoded again next time. */
+static void ptr_remember(struct cimg *img, size_t word, int state)
 {
-	struct cimg_seen *s;
-
-	if (2 * (img->seen_used + 1) > img->seen_cap) {
-		struct cimg_seen *old = img->seen;
-		size_t cap = img->seen_cap, i;
-
-		img->seen = calloc(cap ? 2 * cap : 1024, sizeof(*img->seen));
-		if (!img->seen) {
-			img->seen = old;
-			return;
-		}
-		img->seen_cap = cap ? 2 * cap : 1024;
-		for (i = 0; i < cap; i++)
-			if (old[i].start)
-				*seen_slot(img, &(struct cimg_block){ .start = old[i].start,
-					.len = old[i].len, .want = old[i].want }) = old[i];
-		free(old);
-	}
-	s = seen_slot(img, b);
-	if (!s->start) {
-		*s = (struct cimg_seen){ b->start, b->len, b->want };
-		img->seen_used++;
-	}
+	if (!img->ptr_state)
+		img->ptr_state = calloc(img->len / 16 + 1, 1);
+	if (img->ptr_state)
+		img->ptr_state[word / 4] |= state << (word % 4 * 2);
 }
 
 void cimg_close(struct cimg *img)
 {
-	free(img->seen);
-	img->seen = NULL;
-	img->seen_used = 0;
-	img->seen_cap = 0;
+	free(img->ptr_state);
+	img->ptr_state = NULL;
 }
 
 int cimg_check_data(struct cimg *img, const struct cimg_entry *e, cimg_block_fn fn, void *ctx,
@@ -651,7 +629,8 @@ int cimg_check_data(struct cimg *img, const struct cimg_entry *e, cimg_block_fn 
 	}
 	for (i = 0; i < n; i++) {
 		struct cimg_block b;
-		int zlib;
+		size_t word;
+		int zlib, known = 0;
 
 		if (cimg_block(img, d, i, &b))
 			goto bad;
@@ -660,13 +639,24 @@ int cimg_check_data(struct cimg *img, const struct cimg_entry *e, cimg_block_fn 
 		 * more than cimg_block()'s bounds, its zlib blocks one decode.
 		 */
 		zlib = b.kind == CIMG_COMPRESSED || b.kind == CIMG_DIRECT_COMPRESSED;
-		if (S_ISLNK_MODE(d->mode)) {
-			if (cimg_read_block(img, &b, buf))
+		if (zlib && !S_ISLNK_MODE(d->mode) && ptr_word(img, d, i, &b, &word))
+			known = 1;
+		if (known && ptr_state(img, word) == PTR_BAD) {
+			/* Reported with the entry that first had it; the rest of this one is not checked again. */
+			cimg_problem(img, "block at %u: the bad block reported above", b.start);
+			if (!img->quiet)
+				fprintf(stderr, "  (in %s, block %u)\n", e->path, i);
+			ret = -1;
+			break;
+		}
+		if (S_ISLNK_MODE(d->mode) || (zlib && !(known && ptr_state(img, word) == PTR_CLEAN))) {
+			if (cimg_read_block(img, &b, buf)) {
+				if (known)
+					ptr_remember(img, word, PTR_BAD);
 				goto bad;
-		} else if (zlib && !seen_before(img, &b)) {
-			if (cimg_read_block(img, &b, buf))
-				goto bad;
-			seen_add(img, &b);
+			}
+			if (known)
+				ptr_remember(img, word, PTR_CLEAN);
 		}
 		if (fn)
 			fn(img, e, i, &b, ctx);

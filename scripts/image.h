@@ -35,8 +35,7 @@ struct cimg {
 	unsigned int blksize;
 	unsigned int errors;	/* problems reported so far */
 	int quiet;		/* do not print problems, only count them */
-	struct cimg_seen *seen;	/* compressed blocks already decoded clean */
-	size_t seen_used, seen_cap;
+	uint8_t *ptr_state;	/* 2 bits per pointer word: its zlib block's verdict */
 };
 
 enum cimg_block_kind {
