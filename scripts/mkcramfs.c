@@ -241,6 +241,18 @@ static void sort_children(struct entry *dir)
 	free(v);
 }
 
+/* The newest child (new_entry() puts it first) moved to its place among sorted siblings. */
+static void place_newest(struct entry *dir)
+{
+	struct entry *e = dir->child, **p;
+
+	dir->child = e->next;
+	for (p = &dir->child; *p && strcmp((*p)->name, e->name) < 0; p = &(*p)->next)
+		;
+	e->next = *p;
+	*p = e;
+}
+
 static uint32_t truncate_id(struct truncated *t, const struct entry *e, uint32_t id)
 {
 	uint32_t mask = (1U << t->bits) - 1;
@@ -378,7 +390,7 @@ static struct entry *lookup(struct entry *root, const char *path, int create_dir
 			e = new_entry(cur, tok);
 			e->mode = S_IFDIR | 0755;
 			stats.dirs++;
-			sort_children(cur);
+			place_newest(cur);
 		}
 		cur = e;
 	}
@@ -473,7 +485,7 @@ static void apply_devtable(struct entry *root, const char *file)
 					die("%s:%u: %s is a directory", file, lineno, path);
 				if (!e) {
 					e = new_entry(dir, base);
-					sort_children(dir);
+					place_newest(dir);
 					stats.special++;
 				}
 				e->mode = (type == 'c' ? S_IFCHR : type == 'b' ? S_IFBLK : S_IFIFO) |

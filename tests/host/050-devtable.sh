@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # A makedevs-style table puts device nodes and owners in the image without root.
-# checks: 15
+# checks: 16
 . "$(dirname "$0")/lib.sh"
 d=$WORK/devtable
 rm -rf "$d"
@@ -47,3 +47,9 @@ bad_line "a '..' component" "/dev/../../null c 666 0 0 1 3 - - -" "'..'"
 bad_line "a '.' component" "/./dev d 755 0 0 - - - - -" "'.'"
 bad_line "a trailing slash on a device" "/dev/null/ c 666 0 0 1 3 - - -" "no name"
 bad_line "a major that is not a number" "/null c 666 0 0 1x 3 - - -" "major"
+# A long numbered series: each new node goes to its place, no sort per node
+# (that took 15 s for 20,000 and minutes for 65,536).
+echo "/dev/tty c 666 0 0 4 0 0 0 30000" > "$d/series"
+check "a series of 30,000 nodes: built in seconds, all listed" \
+	bash -c "timeout 15 '$MKCRAMFS' -D '$d/series' '$d/tree' '$d/series.img' > /dev/null &&
+	[ \$('$CRAMFSCK' -l '$d/series.img' | grep -c ' /dev/tty[0-9]*\$') = 30000 ]"
