@@ -577,17 +577,18 @@ int cimg_read_block(struct cimg *img, const struct cimg_block *b, uint8_t *out)
  * may share block tables (hard links do), and a few hundred bytes of entries
  * naming one table of thousands of blocks must not cost thousands of decodes
  * each. A full block (not a file's last) that is not a table's first is
- * decided by the image's bytes alone: its pointer word, the word before it,
- * and the block size. So two bits per word of the image: unknown, clean, bad.
+ * decided, bounds and decode alike, by the image's bytes alone: its pointer
+ * word, the word before it (and what they point at), and the block size. So two bits per word of the image: unknown, clean, bad.
  * (A first block starts after the table, whose length comes from the entry's
  * size: those are decoded for each entry.)
  */
 enum { PTR_UNKNOWN, PTR_CLEAN, PTR_BAD };
 
+/* The pointer word of a block whose verdict can be kept, if it is one. */
 static int ptr_word(const struct cimg *img, const struct cramfs_xip_dinode *d, uint32_t index,
-		    const struct cimg_block *b, size_t *word)
+		    size_t *word)
 {
-	if (!index || b->want != img->blksize)
+	if (!index || S_ISLNK_MODE(d->mode) || block_want(img, d, index) != img->blksize)
 		return 0;
 	*word = (d->offset + (size_t)index * 4) / 4;
 	return 1;
@@ -629,9 +630,17 @@ int cimg_check_data(struct cimg *img, const struct cimg_entry *e, cimg_block_fn 
 	}
 	for (i = 0; i < n; i++) {
 		struct cimg_block b;
-		size_t word;
-		int zlib, known = 0;
+		size_t word = 0;
+		int zlib, known = ptr_word(img, d, i, &word);
 
+		if (known && ptr_state(img, word) == PTR_BAD) {
+			/* Reported with the entry that first had it; the rest of this one is not checked again. */
+			cimg_problem(img, "block %u: the bad block reported above", i);
+			if (!img->quiet)
+				fprintf(stderr, "  (in %s, block %u)\n", e->path, i);
+			ret = -1;
+			break;
+		}
 		if (cimg_block(img, d, i, &b))
 			goto bad;
 		/*
@@ -639,22 +648,9 @@ int cimg_check_data(struct cimg *img, const struct cimg_entry *e, cimg_block_fn 
 		 * more than cimg_block()'s bounds, its zlib blocks one decode.
 		 */
 		zlib = b.kind == CIMG_COMPRESSED || b.kind == CIMG_DIRECT_COMPRESSED;
-		if (zlib && !S_ISLNK_MODE(d->mode) && ptr_word(img, d, i, &b, &word))
-			known = 1;
-		if (known && ptr_state(img, word) == PTR_BAD) {
-			/* Reported with the entry that first had it; the rest of this one is not checked again. */
-			cimg_problem(img, "block at %u: the bad block reported above", b.start);
-			if (!img->quiet)
-				fprintf(stderr, "  (in %s, block %u)\n", e->path, i);
-			ret = -1;
-			break;
-		}
 		if (S_ISLNK_MODE(d->mode) || (zlib && !(known && ptr_state(img, word) == PTR_CLEAN))) {
-			if (cimg_read_block(img, &b, buf)) {
-				if (known)
-					ptr_remember(img, word, PTR_BAD);
+			if (cimg_read_block(img, &b, buf))
 				goto bad;
-			}
 			if (known)
 				ptr_remember(img, word, PTR_CLEAN);
 		}
@@ -662,6 +658,8 @@ int cimg_check_data(struct cimg *img, const struct cimg_entry *e, cimg_block_fn 
 			fn(img, e, i, &b, ctx);
 		continue;
 bad:
+		if (known)
+			ptr_remember(img, word, PTR_BAD);
 		if (!img->quiet)
 			fprintf(stderr, "  (in %s, block %u)\n", e->path, i);
 		ret = -1;

@@ -6,7 +6,7 @@
 # walking (or extracting) every path. Entries sharing one block table (as
 # hard links do) are legal, and each of its blocks is decoded once, not once
 # per entry.
-# checks: 9
+# checks: 10
 . "$(dirname "$0")/lib.sh"
 d=$WORK/shared
 rm -rf "$d"
@@ -42,33 +42,34 @@ check "mkcramfs images have no shared directories: a deep, wide tree is clean" \
 python3 "$TOP/tests/fuzz/mkhostile.py" sharedblocks 2000 "$d/blocks.img"
 check "2,000 entries sharing a table of 4,095 zlib blocks ($(stat -c %s "$d/blocks.img") bytes): clean, in seconds" \
 	timeout 10 "$CRAMFSCK" "$d/blocks.img"
-# One block of the shared table made bad: found still, in every entry.
-python3 - "$d/blocks.img" "$d/badblock.img" <<'PY'
+# damage WHAT OUT: blocks.img with its shared table damaged, CRC made right:
+# "one" (block 100's stream), "all" (every stream), "ptrs" (every other
+# pointer out of order: a bounds error, found before any decode).
+damage() {
+	python3 - "$d/blocks.img" "$2" "$1" <<'PY'
 import struct, sys, zlib
-img = bytearray(open(sys.argv[1], "rb").read())
+img, what = bytearray(open(sys.argv[1], "rb").read()), sys.argv[3]
 off = struct.unpack_from("<I", img, 76 + 8)[0] >> 6 << 2   # entry "a": its block table
-end = struct.unpack_from("<I", img, off + 4 * 99)[0]        # block 100 ends here
-img[end - 3] ^= 0xff                                        # inside its zlib stream
+for i in {"one": [99], "all": range(4095), "ptrs": range(1, 4095, 2)}[what]:
+    if what == "ptrs":
+        struct.pack_into("<I", img, off + 4 * i, 8)
+    else:
+        img[struct.unpack_from("<I", img, off + 4 * i)[0] - 3] ^= 0xff   # inside its stream
 struct.pack_into("<I", img, 32, 0)
 struct.pack_into("<I", img, 32, zlib.crc32(bytes(img)))
 open(sys.argv[2], "wb").write(img)
 PY
+}
+# One block of the shared table made bad: found still, in every entry.
+damage one "$d/badblock.img"
 check "a bad block in that shared table is reported for each of the 2,001 entries" \
 	bash -c "timeout 10 '$CRAMFSCK' '$d/badblock.img' 2> '$d/bad.err'; [ \$? -eq 4 ] &&
 	[ \$(grep -c 'block 99)' '$d/bad.err') -eq 2001 ]"
-# Every block of that table bad: each reported once, then once per entry,
-# not entries x blocks (16 million lines).
-python3 - "$d/blocks.img" "$d/allbad.img" <<'PY'
-import struct, sys, zlib
-img = bytearray(open(sys.argv[1], "rb").read())
-off = struct.unpack_from("<I", img, 76 + 8)[0] >> 6 << 2
-for i in range(4095):
-    end = struct.unpack_from("<I", img, off + 4 * i)[0]
-    img[end - 3] ^= 0xff
-struct.pack_into("<I", img, 32, 0)
-struct.pack_into("<I", img, 32, zlib.crc32(bytes(img)))
-open(sys.argv[2], "wb").write(img)
-PY
-check "all 4,095 blocks of that table bad: exit 4 in seconds, under 20,000 lines of report" \
-	bash -c "timeout 10 '$CRAMFSCK' '$d/allbad.img' 2> '$d/allbad.err'; [ \$? -eq 4 ] &&
-	[ \$(wc -l < '$d/allbad.err') -lt 20000 ]"
+# Every block bad, or every other pointer: each reported once, then once per
+# entry, not entries x blocks (16 million lines).
+for w in all ptrs; do
+	damage $w "$d/$w.img"
+	check "$w: every $([ $w = all ] && echo block || echo 'other pointer') of that table bad: exit 4 in seconds, under 20,000 lines of report" \
+		bash -c "timeout 10 '$CRAMFSCK' '$d/$w.img' 2> '$d/$w.err'; [ \$? -eq 4 ] &&
+		[ \$(wc -l < '$d/$w.err') -lt 20000 ]"
+done
