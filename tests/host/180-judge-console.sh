@@ -3,7 +3,7 @@
 # The console judge (tests/lib/judge-console.sh) on made-up logs: a kernel
 # report fails a suite wherever it lands, except the restart path's own
 # after GUEST-DONE; a script that ran fewer checks than it declares fails.
-# checks: 9
+# checks: 10
 . "$(dirname "$0")/lib.sh"
 d=$WORK/judge
 mkdir -p "$d/tests"
@@ -35,3 +35,5 @@ check "an oops in our module after 'Restarting system', then the restart path's 
 	dirty "${ok}GUEST-DONE\nreboot: Restarting system\nUnable to handle kernel NULL pointer dereference at virtual address 4\nPC is at cramfs_xip_read_folio+0x2c/0x1a0 [cramfs_xip]\nWARNING: suspicious RCU usage\n${bt}"
 check "an unknown report after 'Restarting system', beside the known one, fails" \
 	dirty "${ok}GUEST-DONE\nreboot: Restarting system\nWARNING: suspicious RCU usage\n${bt}BUG: Bad page state in process reboot\n${bt}"
+check "a known report shape from another task after 'Restarting system' fails" \
+	dirty "${ok}GUEST-DONE\nreboot: Restarting system\nBUG: sleeping function called from invalid context at mm/filemap.c:1\nin_atomic(): 1, irqs_disabled(): 0, non_block: 0, pid: 77, name: readall\n${bt}"

@@ -63,8 +63,9 @@ bad=$(sed -n "s/^kernel_reports='\(.*\)'\$/\1/p" "$here/../guest/lib.sh")
 # or, under lockdep, vexpress_restart() taking a mutex in an atomic notifier.
 # What follows the hung task or the kernel's "Restarting system" is excused
 # only when all of it is that: a restart backtrace is there, nothing names
-# cramfs, and every report it starts is one of those known ones (the lines
-# inside a report, such as its backtrace, are not starts).
+# cramfs, every report it starts is one of those known ones (the lines
+# inside a report, such as its backtrace, are not starts), and every task it
+# names is reboot.
 restart_known='INFO: task reboot:[0-9]+ blocked for more than|WARNING: suspicious RCU usage|BUG: Invalid wait context|BUG: sleeping function called from invalid context'
 report_inside='Call trace|Backtrace:|Hardware name:|hung_task'
 kernel_lines() {
@@ -79,6 +80,7 @@ kernel_lines() {
 		     /kernel_restart|machine_restart/ { restart = 1 }
 		     /cramfs/ { ours = 1 }
 		     $0 ~ bad && $0 !~ inside && $0 !~ known { other = 1 }
+		     /(Comm: |, name: )/ && !/(Comm: |, name: )reboot/ { other = 1 }
 		     END { last = (cut && restart && !ours && !other) ? cut - 1 : n
 			   for (i = 1; i <= last; i++) print tail[i] }'
 }
