@@ -578,9 +578,10 @@ int cimg_read_block(struct cimg *img, const struct cimg_block *b, uint8_t *out)
  * naming one table of thousands of blocks must not cost thousands of decodes
  * each. A full block (not a file's last) that is not a table's first is
  * decided, bounds and decode alike, by the image's bytes alone: its pointer
- * word, the word before it (and what they point at), and the block size. So two bits per word of the image: unknown, clean, bad.
- * (A first block starts after the table, whose length comes from the entry's
- * size: those are decoded for each entry.)
+ * word, the word before it (and what they point at), and the block size.
+ * So two bits per word of the image: unknown, clean, bad. (A first block
+ * starts after the table, whose length comes from the entry's size: those
+ * are checked for each entry.)
  */
 enum { PTR_UNKNOWN, PTR_CLEAN, PTR_BAD };
 

@@ -936,10 +936,10 @@ static void self_check(uint32_t len)
 {
 	struct cimg check = { 0 };
 	uint32_t n = 0;
+	int bad;
 
-	int bad = cimg_open(&check, img, len, opt.blksize) ||
-		  cimg_walk(&check, self_check_entry, &n) || check.errors || n != stats.nodes + 1;
-
+	bad = cimg_open(&check, img, len, opt.blksize) ||
+	      cimg_walk(&check, self_check_entry, &n) || check.errors || n != stats.nodes + 1;
 	cimg_close(&check);
 	if (bad)
 		die("internal error: the image fails its own check (%u problems, %u of %u entries)",
