@@ -189,8 +189,9 @@ static int maps(const char *file)
 {
 	size_t len;
 	unsigned char *m = map(file, &len, PROT_READ, MAP_PRIVATE);
-	char line[512], start[32];
+	char line[512], perms[8];
 	volatile unsigned char sum = 0;
+	unsigned long from, to;
 	size_t i;
 	FILE *f;
 	int in = 0;
@@ -199,11 +200,11 @@ static int maps(const char *file)
 		return fail("mmap");
 	for (i = 0; i < len; i += 4096)
 		sum += m[i];	/* touch every page */
-	snprintf(start, sizeof(start), "%08lx-", (unsigned long)m);
 	f = fopen("/proc/self/smaps", "r");
 	while (f && fgets(line, sizeof(line), f)) {
-		if (strchr(line, '-') && strchr(line, ':') && strchr(line, '/'))
-			in = !strncmp(line, start, strlen(start));
+		/* A mapping's first line ("start-end perms ..."), then its fields. */
+		if (sscanf(line, "%lx-%lx %7s", &from, &to, perms) == 3)
+			in = from == (unsigned long)m;
 		if (in && (strchr(line, '/') || !strncmp(line, "Rss:", 4)))
 			fputs(line, stdout);
 	}
