@@ -4,8 +4,9 @@
 # make badimages: the large bad-image run (issue: "10,000+"), as boots of the
 # vexpress-a9 guest of BATCH images each (images START.. of the deterministic
 # corpus, tests/lib/badimages.py), every image mounted, read and mapped
-# through cramfs_xip. A boot passes when the guest survives its batch and the
-# kernel log has no oops, BUG, warning or sanitizer report.
+# through cramfs_xip, once from the psram and once through a loop device. A
+# boot passes when the guest survives its batch and the kernel log has no
+# oops, BUG, warning or sanitizer report.
 #   tests/badimages.sh [--debug] [--from START] [COUNT [BATCH]]
 # runs COUNT images (default 10000) from image START (default 0), BATCH
 # (default 1000) per boot. --debug boots the debug kernel (KASAN, kmemleak,
@@ -16,11 +17,11 @@ set -uo pipefail
 . "$(dirname "$0")/../scripts/common.sh"
 debug=()
 variant=vexpress-a9
-per_image=1
+per_image=2
 if [ "${1:-}" = --debug ]; then
 	debug=(--debug)
 	variant=vexpress-a9-debug
-	per_image=4
+	per_image=8
 	shift
 fi
 from=0
@@ -49,12 +50,15 @@ while [ $start -lt $end ]; do
 	[ ! -d "$d" ] || { rm -rf "$d-$start"; mv "$d" "$d-$start"; rm -rf "$d-$start/stage"; }
 	start=$((start + n))
 done
-tried=$(sed -n 's/.*bad images: \([0-9]*\) tried.*/\1/p' "$out" | paste -sd+ | bc)
-mounted=$(sed -n 's/.*tried, \([0-9]*\) mounted.*/\1/p' "$out" | paste -sd+ | bc)
 echo
-echo "bad images $from..$((end - 1)): ${tried:-0} of $count tried, ${mounted:-0} mounted, read and mapped"
 passed=$(grep -c '^PASS: ' "$out")
 failed=$(grep -c '^FAIL: ' "$out")
-[ "${tried:-0}" = "$count" ] || { echo "FAIL: not every image was tried"; failed=$((failed + 1)); }
+# Each image went through each medium: the psram (MTD point) and a loop device.
+for m in psram loop; do
+	tried=$(sed -n "s/.*bad images on $m: \([0-9]*\) of .*/\1/p" "$out" | paste -sd+ | bc)
+	mounted=$(sed -n "s/.*bad images on $m: \([0-9]*\) mounted,.*/\1/p" "$out" | paste -sd+ | bc)
+	echo "bad images $from..$((end - 1)) on $m: ${tried:-0} of $count tried, ${mounted:-0} mounted, read and mapped"
+	[ "${tried:-0}" = "$count" ] || { echo "FAIL: not every image was tried on $m"; failed=$((failed + 1)); }
+done
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

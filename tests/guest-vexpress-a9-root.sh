@@ -3,7 +3,9 @@
 #
 # Boot the vexpress-a9 board with cramfs_xip built into the kernel and the root
 # filesystem served from NOR flash, no initramfs: once with
-# root=mtd:fs_partition, once with the numbered form root=mtdN. BusyBox is
+# root=mtd:fs_partition, once with the numbered form root=mtdN, and once from
+# the same image on the SD card (root=/dev/mmcblk0, a block device: no
+# execute-in-place). BusyBox is
 # /sbin/init, its text laid out for execute in place (mkcramfs -X); the checks
 # in tests/guest/root/ run from the image itself.
 #   tests/guest-vexpress-a9-root.sh [--demo] [KERNEL_VERSION]
@@ -55,6 +57,8 @@ cp "$work/root.manifest" "$r/tests/root.manifest"
 truncate -s 64M "$work/flash0.img" "$work/flash1.img"
 dd if="$work/root.img" of="$work/flash0.img" bs=64k seek=$((FS_PARTITION_OFFSET / 65536)) \
 	conv=notrunc status=none
+truncate -s 8M "$work/sd.img"
+dd if="$work/root.img" of="$work/sd.img" conv=notrunc status=none
 
 # boot NAME ROOT [KERNEL_BUILD [EXTRA_ARGS]]: one boot; the guest ends itself with reboot -f, a guest that
 # hangs is stopped at the timeout.
@@ -64,7 +68,8 @@ boot() {
 		-serial "file:$console" -no-reboot -kernel "$kdir/$KERNEL_IMAGE" -dtb "$work/board.dtb" \
 		-append "console=ttyAMA0 root=$root rootfstype=cramfs oops=panic panic=-1 log_buf_len=1M ${4:-}" \
 		-drive if=pflash,file="$work/flash0.img",format=raw \
-		-drive if=pflash,file="$work/flash1.img",format=raw < /dev/null 2> "$work/qemu.err" &
+		-drive if=pflash,file="$work/flash1.img",format=raw \
+		-drive if=sd,file="$work/sd.img",format=raw < /dev/null 2> "$work/qemu.err" &
 	local qpid=$! deadline=$((SECONDS + timeout_s))
 	while kill -0 $qpid 2>/dev/null; do
 		grep -q '^GUEST-DONE' "$console" 2>/dev/null && { sleep 1; break; }
@@ -88,6 +93,7 @@ boot() {
 boot named mtd:fs_partition
 [ $suite = root-demo ] && exit 0
 boot numbered "mtd$ROOT_MTDNUM"
+boot sdcard /dev/mmcblk0 "$kb" rootwait
 
 # The same image and boot with mainline cramfs built in: the page cache right
 # after boot must be no larger with ours. On the default kernel only (one

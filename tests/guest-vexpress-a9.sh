@@ -130,6 +130,10 @@ dd if="$spare_img" of="$work/flash0.img" bs=64k seek=$((0x2140000 / 65536)) \
 	conv=notrunc status=none
 dd if="$img/big.img" of="$work/flash0.img" bs=64k seek=$((0x2100000 / 65536)) count=4 \
 	conv=notrunc status=none
+# The SD card (a block device): the XIP image at its start. QEMU wants a
+# power-of-two size.
+truncate -s 8M "$work/sd.img"
+dd if="$img/xip.img" of="$work/sd.img" conv=notrunc status=none
 
 # The guest: BusyBox, mtd-utils with its libraries, modules, tests.
 groot=$CRAMFS_XIP_CACHE/guest-debs/root
@@ -159,7 +163,8 @@ else
 	cp "$top"/tests/guest/$suite/[0-9]*.sh "$work/stage/tests/"
 fi
 # The debug kernel checks our module: the mainline comparison is left out.
-[ $variant = $board ] || rm -f "$work/stage/tests/20-mainline.sh"
+[ $variant = $board ] || rm -f "$work/stage/tests/20-mainline.sh" \
+	"$work/stage/tests/26-media-mainline.sh"
 mk_initramfs "$work/stage" "$kb" "$work/initramfs.cpio.gz"
 
 # Boot. The guest ends itself with reboot -f; a guest that hangs is stopped
@@ -171,7 +176,8 @@ QEMU_AUDIO_DRV=none qemu-system-arm -M vexpress-a9 -m $mem -display none -monito
 	-initrd "$work/initramfs.cpio.gz" \
 	-append "console=ttyAMA0 rdinit=/init oops=panic panic=-1 log_buf_len=1M ${GUEST_APPEND:-}" \
 	-drive if=pflash,file="$work/flash0.img",format=raw \
-	-drive if=pflash,file="$work/flash1.img",format=raw < /dev/null 2> "$work/qemu.err" &
+	-drive if=pflash,file="$work/flash1.img",format=raw \
+	-drive if=sd,file="$work/sd.img",format=raw < /dev/null 2> "$work/qemu.err" &
 qpid=$!
 deadline=$((SECONDS + timeout_s))
 while kill -0 $qpid 2>/dev/null; do

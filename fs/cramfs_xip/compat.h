@@ -158,4 +158,38 @@ static inline __kernel_fsid_t cramfs_xip_compat_u64_to_fsid(u64 v)
 #define cramfs_xip_compat_u64_to_fsid(v)	u64_to_fsid(v)
 #endif
 
+#ifdef CONFIG_BLOCK
+#include <linux/blkdev.h>
+/*
+ * v6.10 ("RIP ->bd_inode") took the block device's inode out of struct
+ * block_device; its page cache is bd_mapping and its size bdev_nr_bytes().
+ */
+#if KERNEL_VERSION(6, 10, 0) <= LINUX_VERSION_CODE
+#define cramfs_xip_compat_bdev_mapping(bdev)	((bdev)->bd_mapping)
+#define cramfs_xip_compat_bdev_bytes(bdev)	bdev_nr_bytes(bdev)
+#else
+#define cramfs_xip_compat_bdev_mapping(bdev)	((bdev)->bd_inode->i_mapping)
+#define cramfs_xip_compat_bdev_bytes(bdev)	i_size_read((bdev)->bd_inode)
+#endif
+
+/*
+ * v5.11 made lookup_bdev() give the device number through an argument;
+ * before it, it returned a referenced struct block_device.
+ */
+static inline int cramfs_xip_compat_lookup_bdev(const char *path, dev_t *dev)
+{
+#if KERNEL_VERSION(5, 11, 0) <= LINUX_VERSION_CODE
+	return lookup_bdev(path, dev);
+#else
+	struct block_device *bdev = lookup_bdev(path);
+
+	if (IS_ERR(bdev))
+		return PTR_ERR(bdev);
+	*dev = bdev->bd_dev;
+	bdput(bdev);
+	return 0;
+#endif
+}
+#endif
+
 #endif /* _CRAMFS_XIP_COMPAT_H */

@@ -34,8 +34,15 @@ static int cramfs_xip_decode_ptr(struct inode *inode, pgoff_t index, struct cram
 	struct super_block *sb = inode->i_sb;
 	struct cramfs_xip_sb_info *sbi = CRAMFS_XIP_SB(sb);
 	u32 table = CRAMFS_XIP_I(inode)->data_offset;
-	u32 ptr = cramfs_xip_read32(sb, table + index * 4);
+	u32 word, ptr;
+	u8 len[2];
+	const void *p;
+	int err;
 
+	err = cramfs_xip_read32(sb, table + index * 4, &word);
+	if (err)
+		return err;
+	ptr = word;
 	if ((ptr & CRAMFS_XIP_BLK_FLAGS) && !(sbi->flags & CRAMFS_XIP_FLAG_EXT_BLOCK_POINTERS))
 		goto bad;
 	b->compressed = !(ptr & CRAMFS_XIP_BLK_FLAG_UNCOMPRESSED);
@@ -52,7 +59,10 @@ static int cramfs_xip_decode_ptr(struct inode *inode, pgoff_t index, struct cram
 		/* A direct compressed block carries its length in front. */
 		if (!cramfs_xip_in_image(sb, b->start, 2))
 			goto bad;
-		b->len = cramfs_xip_get16(sbi->virt + b->start, sbi->big_endian);
+		p = cramfs_xip_bytes(sb, b->start, 2, len);
+		if (IS_ERR(p))
+			return PTR_ERR(p);
+		b->len = cramfs_xip_get16(p, sbi->big_endian);
 		b->start += 2;
 	} else {
 		b->len = cramfs_xip_block_bytes(inode, index);
@@ -63,7 +73,7 @@ static int cramfs_xip_decode_ptr(struct inode *inode, pgoff_t index, struct cram
 	return 0;
 bad:
 	cramfs_xip_err(sb, "inode %lu: bad block pointer %u (%#x)", inode->i_ino,
-		       (unsigned int)index, cramfs_xip_read32(sb, table + index * 4));
+		       (unsigned int)index, word);
 	return -EIO;
 }
 
@@ -220,11 +230,12 @@ static void *cramfs_xip_zlib_workspace(struct cramfs_xip_sb_info *sbi)
 	return sbi->zlib_workspace;
 }
 
-static int cramfs_xip_inflate(struct super_block *sb, void *dst, u32 want,
-			      const void *src, u32 len)
+/* Inflate the @len stored bytes at image offset @start into @dst: @want bytes. */
+static int cramfs_xip_inflate(struct super_block *sb, void *dst, u32 want, u32 start, u32 len)
 {
 	struct cramfs_xip_sb_info *sbi = CRAMFS_XIP_SB(sb);
 	struct z_stream_s stream = {};
+	const void *src;
 	int err;
 
 	mutex_lock(&sbi->zlib_lock);
@@ -233,6 +244,12 @@ static int cramfs_xip_inflate(struct super_block *sb, void *dst, u32 want,
 		mutex_unlock(&sbi->zlib_lock);
 		cramfs_xip_err(sb, "no memory for the zlib workspace");
 		return -ENOMEM;
+	}
+	/* A medium that is not mapped is read into the mount's buffer, under the lock. */
+	src = cramfs_xip_bytes(sb, start, len, sbi->bounce);
+	if (IS_ERR(src)) {
+		mutex_unlock(&sbi->zlib_lock);
+		return PTR_ERR(src);
 	}
 	stream.next_in = src;
 	stream.avail_in = len;
@@ -255,7 +272,6 @@ static int cramfs_xip_inflate(struct super_block *sb, void *dst, u32 want,
 static int cramfs_xip_fill_page(struct inode *inode, struct page *page)
 {
 	struct super_block *sb = inode->i_sb;
-	const u8 *image = CRAMFS_XIP_SB(sb)->virt;
 	struct cramfs_xip_block b;
 	u32 want = 0;
 	void *dst;
@@ -268,9 +284,9 @@ static int cramfs_xip_fill_page(struct inode *inode, struct page *page)
 		if (err || !b.len)
 			want = 0;	/* a hole: zeros */
 		else if (b.compressed)
-			err = cramfs_xip_inflate(sb, dst, want, image + b.start, b.len);
+			err = cramfs_xip_inflate(sb, dst, want, b.start, b.len);
 		else
-			memcpy(dst, image + b.start, b.len);
+			err = cramfs_xip_copy(sb, dst, b.start, b.len);
 		if (!err && b.len && !b.compressed)
 			want = b.len;
 	}

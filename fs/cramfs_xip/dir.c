@@ -19,6 +19,8 @@ struct cramfs_xip_dirent {
 	unsigned int len;		/* name length without padding */
 	u32 ino;			/* image offset of the entry */
 	u32 next;			/* position of the next entry in the directory */
+	/* The entry, copied here from a medium that is not memory-mapped. */
+	u8 buf[CRAMFS_XIP_INODE_SIZE + CRAMFS_XIP_MAXPATHLEN];
 };
 
 /* Read and check the entry at @pos of directory @dir. */
@@ -30,14 +32,19 @@ static int cramfs_xip_read_dirent(struct inode *dir, u32 pos, struct cramfs_xip_
 	u32 off = CRAMFS_XIP_I(dir)->data_offset + pos;
 	const char *name;
 	unsigned int len;
+	const u8 *p;
 
 	/* The directory's whole data range was checked against the image at iget. */
 	if (pos & 3 || pos > size || size - pos < CRAMFS_XIP_INODE_SIZE)
 		goto bad;
-	cramfs_xip_inode_decode(sbi->virt + off, sbi->big_endian, &de->d);
+	/* The inode and the longest name it can have, within the directory. */
+	p = cramfs_xip_bytes(sb, off, min_t(u32, size - pos, sizeof(de->buf)), de->buf);
+	if (IS_ERR(p))
+		return PTR_ERR(p);
+	cramfs_xip_inode_decode(p, sbi->big_endian, &de->d);
 	if (!de->d.namelen || de->d.namelen > size - pos - CRAMFS_XIP_INODE_SIZE)
 		goto bad;
-	name = (const char *)sbi->virt + off + CRAMFS_XIP_INODE_SIZE;
+	name = (const char *)p + CRAMFS_XIP_INODE_SIZE;
 	len = strnlen(name, de->d.namelen);
 	/* Padding is at most 3 NULs; a name holds no NUL or '/'. */
 	if (!len || de->d.namelen - len > 3 || memchr(name, '/', len) ||

@@ -5,9 +5,11 @@
 #ifndef _CRAMFS_XIP_INTERNAL_H
 #define _CRAMFS_XIP_INTERNAL_H
 
+#include <linux/err.h>
 #include <linux/fs.h>
 #include <linux/mutex.h>
 #include <linux/ratelimit.h>
+#include <linux/string.h>
 #include "cramfs_xip_fs.h"
 #include "compat.h"
 
@@ -16,20 +18,42 @@ struct cramfs_xip_options {
 	bool crc;			/* check the image's CRC at mount */
 	phys_addr_t physaddr;		/* physaddr=, 0 if not given */
 	u64 size;			/* size=: bytes at physaddr, 0 if not given */
+	bool strict;			/* refuse a medium that cannot be mapped */
+};
+
+/*
+ * Where the image lives. super.c opens one medium at mount: mtd.c (an MTD,
+ * memory-mapped by its point method or read with mtd_read()), bdev.c (a
+ * block device) or phys.c (physaddr=). The rest of the module reads the
+ * image through cramfs_xip_bytes() and cramfs_xip_copy(), maps it through
+ * cramfs_xip_map(), and never asks which medium it is on. A memory-mapped
+ * medium sets sbi->virt and sbi->phys, and needs no read operation.
+ */
+struct cramfs_xip_medium {
+	/* For the kernel log: "MTD point", "block device", ... */
+	const char *name;
+	/* Why it cannot be mapped in place; NULL if it can. */
+	const char *no_xip;
+	/* Copy @len bytes at offset @off (inside sbi->size) into @buf: 0 or -EIO. */
+	int (*read)(struct super_block *sb, u32 off, u32 len, void *buf);
+	/* Give back what the mount holds of it, after the superblock is shut down. */
+	void (*release)(struct super_block *sb);
 };
 
 struct cramfs_xip_sb_info {
-	/* The whole image, mapped once at mount: never written through. */
+	const struct cramfs_xip_medium *medium;
+	/* A memory-mapped medium: the whole image, never written through; else NULL. */
 	const u8 *virt;
 	phys_addr_t phys;
-	size_t mapped;			/* bytes mapped from the start of the partition */
-	u32 size;			/* image size, <= mapped */
+	size_t medium_size;		/* bytes of the medium (mapped or readable) from its start */
+	/* Other media: one compressed block read from the medium, under zlib_lock. */
+	void *bounce;
+	u32 size;			/* image size, <= medium_size */
 	u32 super_offset;		/* 0, or CRAMFS_XIP_PAD_SIZE */
 	u32 flags;			/* CRAMFS_XIP_FLAG_* */
 	u32 blocks;
 	u32 files;
 	bool big_endian;
-	bool memremapped;		/* mapped by physaddr=, not by MTD point */
 	struct cramfs_xip_options opt;	/* as given at mount */
 
 	/* zlib: one workspace per mount, from its first compressed block to unmount. */
@@ -63,17 +87,87 @@ static inline bool cramfs_xip_in_image(struct super_block *sb, u32 off, u32 len)
 	return off <= size && len <= size - off;
 }
 
-static inline u32 cramfs_xip_read32(struct super_block *sb, u32 off)
-{
-	struct cramfs_xip_sb_info *sbi = CRAMFS_XIP_SB(sb);
-
-	return cramfs_xip_get32(sbi->virt + off, sbi->big_endian);
-}
-
 __printf(3, 4) void _cramfs_xip_err(struct super_block *sb, const char *func,
 				    const char *fmt, ...);
 /* For anything an image can trigger: names the device and function, rate limited. */
 #define cramfs_xip_err(sb, fmt, ...) _cramfs_xip_err(sb, __func__, fmt, ##__VA_ARGS__)
+
+const void *cramfs_xip_read_medium(struct super_block *sb, u32 off, u32 len, void *buf);
+
+/*
+ * The @len bytes at image offset @off: a pointer into the mapping of a
+ * memory-mapped medium, else a copy made in @buf. The caller has checked
+ * the range against the image; it is checked once more here, so that no
+ * read of any medium can leave the image. ERR_PTR(-EIO) if it cannot be read.
+ */
+static inline const void *cramfs_xip_bytes(struct super_block *sb, u32 off, u32 len, void *buf)
+{
+	struct cramfs_xip_sb_info *sbi = CRAMFS_XIP_SB(sb);
+
+	if (likely(sbi->virt && cramfs_xip_in_image(sb, off, len)))
+		return sbi->virt + off;
+	return cramfs_xip_read_medium(sb, off, len, buf);
+}
+
+/* Copy @len bytes at image offset @off into @dst: 0 or -EIO. */
+static inline int cramfs_xip_copy(struct super_block *sb, void *dst, u32 off, u32 len)
+{
+	const void *src = cramfs_xip_bytes(sb, off, len, dst);
+
+	if (IS_ERR(src))
+		return PTR_ERR(src);
+	if (src != dst)
+		memcpy(dst, src, len);
+	return 0;
+}
+
+static inline int cramfs_xip_read32(struct super_block *sb, u32 off, u32 *val)
+{
+	u8 word[4];
+	const void *p = cramfs_xip_bytes(sb, off, 4, word);
+
+	if (IS_ERR(p))
+		return PTR_ERR(p);
+	*val = cramfs_xip_get32(p, CRAMFS_XIP_SB(sb)->big_endian);
+	return 0;
+}
+
+/*
+ * Where image offset @off lies in kernel and physical memory, if the medium
+ * is memory-mapped: the kernel address (and *@phys), else NULL, which means
+ * no execute-in-place for this mount. @off must lie in the image.
+ */
+static inline const u8 *cramfs_xip_map(struct super_block *sb, u32 off, phys_addr_t *phys)
+{
+	struct cramfs_xip_sb_info *sbi = CRAMFS_XIP_SB(sb);
+
+	if (!sbi->virt)
+		return NULL;
+	if (phys)
+		*phys = sbi->phys + off;
+	return sbi->virt + off;
+}
+
+/* super.c: the rest of a mount, once a medium is open */
+int cramfs_xip_fill_common(struct super_block *sb, struct fs_context *fc);
+void cramfs_xip_init_sb(struct super_block *sb);
+
+/*
+ * The media: each sets up sbi and calls cramfs_xip_fill_common(). The MTD
+ * and block device ones are built with MTD and block device support and
+ * called only where IS_ENABLED() says they are.
+ */
+int cramfs_xip_fill_super_phys(struct super_block *sb, struct fs_context *fc);
+int cramfs_xip_fill_super_mtd(struct super_block *sb, struct fs_context *fc);
+int cramfs_xip_fill_super_bdev(struct super_block *sb, struct fs_context *fc);
+#if IS_ENABLED(CONFIG_MTD)
+bool cramfs_xip_mtd_source(const char *source);
+#else
+static inline bool cramfs_xip_mtd_source(const char *source)
+{
+	return false;
+}
+#endif
 
 /* inode.c */
 struct inode *cramfs_xip_iget(struct super_block *sb, const struct cramfs_xip_dinode *d,

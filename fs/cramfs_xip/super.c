@@ -2,9 +2,10 @@
 /*
  * cramfs_xip: mount, mount options, superblock checks, module init.
  *
- * The image is mapped whole, once, with the MTD point method or, given
- * physaddr=, with memremap(): every later read is a bounds-checked look at
- * that mapping.
+ * A mount picks the medium the image lives on from its source and options
+ * (physaddr=: phys.c; an MTD, also named as /dev/mtdblockN: mtd.c; any other
+ * block device: bdev.c), which sets up the superblock info; what follows is
+ * the same for every medium.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -17,8 +18,6 @@
 #ifndef CRAMFS_XIP_COMPAT_LEGACY_MOUNT
 #include <linux/fs_context.h>
 #endif
-#include <linux/io.h>
-#include <linux/ioport.h>
 #include <linux/mtd/mtd.h>
 #include <linux/mtd/super.h>
 #include "internal.h"
@@ -37,6 +36,31 @@ void _cramfs_xip_err(struct super_block *sb, const char *func, const char *fmt, 
 	vaf.va = &args;
 	pr_err("(%s): %s: %pV\n", sb->s_id, func, &vaf);
 	va_end(args);
+}
+
+/**
+ * cramfs_xip_read_medium() - cramfs_xip_bytes() where the image is not mapped
+ * @sb: the mounted filesystem
+ * @off: image offset
+ * @len: bytes wanted
+ * @buf: where to copy them from a medium that is not memory-mapped
+ *
+ * Return: a pointer to the bytes, or ERR_PTR(-EIO) for a range outside the
+ * image (which the callers' own checks should have caught) or a read error.
+ */
+const void *cramfs_xip_read_medium(struct super_block *sb, u32 off, u32 len, void *buf)
+{
+	struct cramfs_xip_sb_info *sbi = CRAMFS_XIP_SB(sb);
+	int err;
+
+	if (!cramfs_xip_in_image(sb, off, len)) {
+		cramfs_xip_err(sb, "read of %u bytes at %u outside the image", len, off);
+		return ERR_PTR(-EIO);
+	}
+	if (sbi->virt)
+		return sbi->virt + off;
+	err = sbi->medium->read(sb, off, len, buf);
+	return err ? ERR_PTR(err) : buf;
 }
 
 static struct inode *cramfs_xip_alloc_inode(struct super_block *sb)
@@ -101,6 +125,8 @@ static int cramfs_xip_show_options(struct seq_file *m, struct dentry *root)
 		seq_printf(m, ",size=%llu", sbi->opt.size);
 	if (sbi->opt.crc)
 		seq_puts(m, ",crc");
+	if (sbi->opt.strict)
+		seq_puts(m, ",strict");
 	return 0;
 }
 
@@ -117,6 +143,10 @@ static int cramfs_xip_remount_check(struct fs_context *fc, struct super_block *s
 	if (new->crc && !cur->crc) {
 		errorf(fc, "cramfs: %s: remount cannot add crc: the CRC is checked at mount",
 		       sb->s_id);
+		return -EINVAL;
+	}
+	if (new->strict && !cur->strict) {
+		errorf(fc, "cramfs: %s: remount cannot add strict: mount with it", sb->s_id);
 		return -EINVAL;
 	}
 	if (new->physaddr && new->physaddr != cur->physaddr) {
@@ -167,24 +197,37 @@ static const struct super_operations cramfs_xip_sops = {
 };
 
 /* The image's CRC covers it from the superblock on, with the CRC field as zero. */
-static int cramfs_xip_check_crc(struct super_block *sb, struct fs_context *fc)
+static int cramfs_xip_check_crc(struct super_block *sb, struct fs_context *fc, u32 stored)
 {
 	struct cramfs_xip_sb_info *sbi = CRAMFS_XIP_SB(sb);
-	const u8 *start = sbi->virt + sbi->super_offset;
-	u32 len = sbi->size - sbi->super_offset;
-	u32 stored = cramfs_xip_get32(start + CRAMFS_XIP_SUPER_CRC_OFFSET, sbi->big_endian);
+	u32 off = sbi->super_offset + CRAMFS_XIP_SUPER_CRC_OFFSET;
 	static const u8 zero[4];
-	u32 crc;
+	const u8 *p;
+	u32 crc, len;
+	void *buf;
 
 	if (!(sbi->flags & CRAMFS_XIP_FLAG_FSID_VERSION_2)) {
 		errorf(fc, "cramfs: %s: crc requested, but the image has no CRC (old format)",
 		       sb->s_id);
 		return -EINVAL;
 	}
-	crc = crc32_le(~0U, start, CRAMFS_XIP_SUPER_CRC_OFFSET);
+	buf = kmalloc(PAGE_SIZE, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	p = cramfs_xip_bytes(sb, sbi->super_offset, CRAMFS_XIP_SUPER_CRC_OFFSET, buf);
+	if (IS_ERR(p))
+		goto read_error;
+	crc = crc32_le(~0U, p, CRAMFS_XIP_SUPER_CRC_OFFSET);
 	crc = crc32_le(crc, zero, sizeof(zero));
-	crc = crc32_le(crc, start + CRAMFS_XIP_SUPER_CRC_OFFSET + 4,
-		       len - CRAMFS_XIP_SUPER_CRC_OFFSET - 4);
+	/* A page at a time: a medium that is not mapped is read into @buf. */
+	for (off += 4; off < sbi->size; off += len) {
+		len = min_t(u32, PAGE_SIZE, sbi->size - off);
+		p = cramfs_xip_bytes(sb, off, len, buf);
+		if (IS_ERR(p))
+			goto read_error;
+		crc = crc32_le(crc, p, len);
+	}
+	kfree(buf);
 	crc ^= ~0U;
 	if (crc != stored) {
 		errorf(fc, "cramfs: %s: CRC mismatch: image says %#x, contents give %#x",
@@ -192,6 +235,10 @@ static int cramfs_xip_check_crc(struct super_block *sb, struct fs_context *fc)
 		return -EUCLEAN;
 	}
 	return 0;
+read_error:
+	kfree(buf);
+	errorf(fc, "cramfs: %s: cannot read the image to check its CRC", sb->s_id);
+	return PTR_ERR(p);
 }
 
 /*
@@ -204,21 +251,27 @@ static int cramfs_xip_read_super(struct super_block *sb, struct fs_context *fc,
 {
 	struct cramfs_xip_sb_info *sbi = CRAMFS_XIP_SB(sb);
 	const int big = IS_ENABLED(CONFIG_CPU_BIG_ENDIAN);
-	const u8 *super = NULL;
+	const u8 *p, *super = NULL;
+	u8 buf[CRAMFS_XIP_SUPER_SIZE];
 	u32 magic, offsets[] = { 0, CRAMFS_XIP_PAD_SIZE };
 	int i;
 
 	for (i = 0; i < ARRAY_SIZE(offsets); i++) {
-		if (sbi->mapped < offsets[i] + CRAMFS_XIP_SUPER_SIZE)
+		if (sbi->medium_size < offsets[i] + CRAMFS_XIP_SUPER_SIZE)
 			break;
-		magic = cramfs_xip_get32(sbi->virt + offsets[i], big);
+		p = cramfs_xip_bytes(sb, offsets[i], CRAMFS_XIP_SUPER_SIZE, buf);
+		if (IS_ERR(p)) {
+			errorf(fc, "cramfs: %s: cannot read the superblock", sb->s_id);
+			return PTR_ERR(p);
+		}
+		magic = cramfs_xip_get32(p, big);
 		if (magic == CRAMFS_XIP_MAGIC_SWAPPED) {
 			errorf(fc, "cramfs: %s: image is %s-endian, this kernel reads %s-endian ones",
 			       sb->s_id, big ? "little" : "big", big ? "big" : "little");
 			return -EINVAL;
 		}
 		if (magic == CRAMFS_XIP_MAGIC) {
-			super = sbi->virt + offsets[i];
+			super = p;
 			sbi->super_offset = offsets[i];
 			break;
 		}
@@ -240,9 +293,9 @@ static int cramfs_xip_read_super(struct super_block *sb, struct fs_context *fc,
 		sbi->size = cramfs_xip_get32(super + 4, big);
 		sbi->blocks = cramfs_xip_get32(super + 40, big);
 		sbi->files = cramfs_xip_get32(super + 44, big);
-		if (sbi->size > sbi->mapped) {
-			errorf(fc, "cramfs: %s: image (%u bytes) is larger than the partition (%zu bytes)",
-			       sb->s_id, sbi->size, sbi->mapped);
+		if (sbi->size > sbi->medium_size) {
+			errorf(fc, "cramfs: %s: image (%u bytes) is larger than the %s (%zu bytes)",
+			       sb->s_id, sbi->size, sbi->medium->name, sbi->medium_size);
 			return -EINVAL;
 		}
 		if (sbi->size < sbi->super_offset + CRAMFS_XIP_SUPER_SIZE) {
@@ -252,7 +305,7 @@ static int cramfs_xip_read_super(struct super_block *sb, struct fs_context *fc,
 		}
 	} else {
 		/* The first format version records no size: trust the partition. */
-		sbi->size = min_t(size_t, sbi->mapped, U32_MAX);
+		sbi->size = min_t(size_t, sbi->medium_size, U32_MAX);
 	}
 
 	cramfs_xip_inode_decode(super + CRAMFS_XIP_SUPER_SIZE - CRAMFS_XIP_INODE_SIZE, big, root);
@@ -278,18 +331,32 @@ static int cramfs_xip_read_super(struct super_block *sb, struct fs_context *fc,
 		return -EINVAL;
 	}
 	if (sbi->opt.crc)
-		return cramfs_xip_check_crc(sb, fc);
+		return cramfs_xip_check_crc(sb, fc,
+					    cramfs_xip_get32(super + CRAMFS_XIP_SUPER_CRC_OFFSET, big));
 	return 0;
 }
 
-/* The rest of a mount, once sbi->virt/phys/mapped hold the mapped region. */
-static int cramfs_xip_fill_common(struct super_block *sb, struct fs_context *fc)
+/**
+ * cramfs_xip_fill_common() - the rest of a mount, once its medium is open
+ * @sb: the superblock, its info holding the medium and its size
+ * @fc: the mount's context, for messages (NULL with the legacy mount API)
+ *
+ * Return: 0, or a negative error with a message for a bad image.
+ */
+int cramfs_xip_fill_common(struct super_block *sb, struct fs_context *fc)
 {
 	struct cramfs_xip_sb_info *sbi = CRAMFS_XIP_SB(sb);
 	struct cramfs_xip_dinode root;
 	struct inode *inode;
 	int err;
 
+	if (sbi->opt.strict && sbi->medium->no_xip) {
+		errorf(fc, "cramfs: %s: strict: no execute-in-place on this medium: %s",
+		       sb->s_id, sbi->medium->no_xip);
+		return -EINVAL;
+	}
+	/* Until the superblock says how large the image is: the whole medium. */
+	sbi->size = min_t(size_t, sbi->medium_size, U32_MAX);
 	err = cramfs_xip_read_super(sb, fc, &root);
 	if (err)
 		return err;
@@ -300,12 +367,21 @@ static int cramfs_xip_fill_common(struct super_block *sb, struct fs_context *fc)
 	sb->s_root = d_make_root(inode);
 	if (!sb->s_root)
 		return -ENOMEM;
-	pr_info("(%s): mounted %u-byte image at physical %pa%s\n", sb->s_id, sbi->size,
-		&sbi->phys, sbi->opt.crc ? ", CRC checked" : "");
+	if (sbi->virt)
+		pr_info("(%s): mounted %u-byte image at physical %pa%s\n", sb->s_id, sbi->size,
+			&sbi->phys, sbi->opt.crc ? ", CRC checked" : "");
+	else
+		pr_info("(%s): mounted %u-byte image from the %s%s, without execute-in-place (%s): mmap uses the page cache\n",
+			sb->s_id, sbi->size, sbi->medium->name,
+			sbi->opt.crc ? ", CRC checked" : "", sbi->medium->no_xip);
 	return 0;
 }
 
-static void cramfs_xip_init_sb(struct super_block *sb)
+/**
+ * cramfs_xip_init_sb() - what every cramfs_xip superblock has, whatever the medium
+ * @sb: a new superblock
+ */
+void cramfs_xip_init_sb(struct super_block *sb)
 {
 	sb->s_flags |= SB_RDONLY;
 	sb->s_op = &cramfs_xip_sops;
@@ -314,137 +390,7 @@ static void cramfs_xip_init_sb(struct super_block *sb)
 	sb->s_maxbytes = CRAMFS_XIP_MAX_FILE_SIZE;
 }
 
-/* Records the end of the first memory resource found from the address on. */
-static int cramfs_xip_resource_end(struct resource *res, void *arg)
-{
-	struct resource *found = arg;
-
-	*found = *res;
-	return 1;
-}
-
-/*
- * How many bytes from @phys on the image may occupy: size= if given, else
- * the extent of the memory resource (the flash's device-tree node) that
- * holds @phys. 0 if neither says: then nothing is mapped.
- */
-static u64 cramfs_xip_phys_window(struct cramfs_xip_sb_info *sbi)
-{
-	phys_addr_t phys = sbi->opt.physaddr;
-	resource_size_t last = phys + min_t(u64, U32_MAX - 1, (resource_size_t)~0 - phys);
-	struct resource found = {};
-
-	if (sbi->opt.size)
-		return sbi->opt.size;
-	if (walk_iomem_res_desc(IORES_DESC_NONE, IORESOURCE_MEM, phys, last, &found,
-				cramfs_xip_resource_end) <= 0 || found.start != phys)
-		return 0;
-	return (u64)found.end - phys + 1;
-}
-
-/*
- * physaddr=: an image in memory-mapped flash that no MTD driver describes.
- * The window the image may occupy is bounded first (size=, or the memory
- * resource holding the address), so that neither a corrupt size field nor
- * a direct pointer can reach past the flash; then the first page is mapped
- * to read the image's size, then the whole image. Nothing the kernel uses
- * as RAM may be mapped.
- */
-static int cramfs_xip_fill_super_phys(struct super_block *sb, struct fs_context *fc)
-{
-	struct cramfs_xip_sb_info *sbi = CRAMFS_XIP_SB(sb);
-	phys_addr_t phys = sbi->opt.physaddr;
-	u32 size = 0, off, magic, flags;
-	const u8 *first;
-	u64 window;
-	void *virt;
-
-	cramfs_xip_init_sb(sb);
-	snprintf(sb->s_id, sizeof(sb->s_id), "physaddr:%pa", &phys);
-	if (!phys || !PAGE_ALIGNED(phys)) {
-		errorf(fc, "cramfs: physaddr=%pa: must be a nonzero multiple of the page size (%lu)",
-		       &phys, PAGE_SIZE);
-		return -EINVAL;
-	}
-	window = cramfs_xip_phys_window(sbi);
-	if (!window) {
-		errorf(fc, "cramfs: physaddr=%pa: no memory resource holds this address: give the flash's size with size=",
-		       &phys);
-		return -EINVAL;
-	}
-	if (window < PAGE_SIZE || window - 1 > (phys_addr_t)~0 - phys) {
-		errorf(fc, "cramfs: physaddr=%pa: a %llu-byte window there does not fit", &phys,
-		       window);
-		return -EINVAL;
-	}
-	if (region_intersects(phys, window, IORESOURCE_SYSTEM_RAM, IORES_DESC_NONE) !=
-	    REGION_DISJOINT) {
-		errorf(fc, "cramfs: physaddr=%pa: is System RAM, not an image in flash", &phys);
-		return -EINVAL;
-	}
-
-	first = memremap(phys, PAGE_SIZE, MEMREMAP_WB);
-	if (!first) {
-		errorf(fc, "cramfs: physaddr=%pa: cannot map it", &phys);
-		return -EINVAL;
-	}
-	for (off = 0; off <= CRAMFS_XIP_PAD_SIZE; off += CRAMFS_XIP_PAD_SIZE) {
-		magic = cramfs_xip_get32(first + off, IS_ENABLED(CONFIG_CPU_BIG_ENDIAN));
-		flags = cramfs_xip_get32(first + off + 8, IS_ENABLED(CONFIG_CPU_BIG_ENDIAN));
-		if (magic == CRAMFS_XIP_MAGIC && (flags & CRAMFS_XIP_FLAG_FSID_VERSION_2)) {
-			size = cramfs_xip_get32(first + off + 4, IS_ENABLED(CONFIG_CPU_BIG_ENDIAN));
-			break;
-		}
-	}
-	memunmap((void *)first);
-	if (!size) {
-		errorf(fc, "cramfs: physaddr=%pa: no cramfs image with a size in its superblock there",
-		       &phys);
-		return -EINVAL;
-	}
-	if (size < CRAMFS_XIP_SUPER_SIZE || PAGE_ALIGN((u64)size) > window) {
-		errorf(fc, "cramfs: physaddr=%pa: the image claims %u bytes, the flash there has %llu (%s)",
-		       &phys, size, window, sbi->opt.size ? "size=" : "its memory resource");
-		return -EINVAL;
-	}
-
-	virt = memremap(phys, PAGE_ALIGN(size), MEMREMAP_WB);
-	if (!virt) {
-		errorf(fc, "cramfs: physaddr=%pa: cannot map %u bytes", &phys, size);
-		return -ENOMEM;
-	}
-	sbi->virt = virt;
-	sbi->phys = phys;
-	sbi->mapped = size;
-	sbi->memremapped = true;
-	return cramfs_xip_fill_common(sb, fc);
-}
-
 #if IS_ENABLED(CONFIG_MTD)
-static int cramfs_xip_fill_super_mtd(struct super_block *sb, struct fs_context *fc)
-{
-	struct cramfs_xip_sb_info *sbi = CRAMFS_XIP_SB(sb);
-	struct mtd_info *mtd = sb->s_mtd;
-	void *virt = NULL;
-	size_t len;
-	int err;
-
-	cramfs_xip_init_sb(sb);
-	snprintf(sb->s_id, sizeof(sb->s_id), "mtd:%s", mtd->name);
-
-	/* Map the whole partition once; the image size is not known yet. */
-	len = min_t(u64, mtd->size, U32_MAX);
-	err = mtd_point(mtd, 0, len, &sbi->mapped, &virt, &sbi->phys);
-	if (err) {
-		errorf(fc, "cramfs: %s: no direct access to this flash (MTD point: %d): cramfs_xip needs a memory-mapped MTD",
-		       sb->s_id, err);
-		sbi->mapped = 0;
-		return err == -EOPNOTSUPP ? -EINVAL : err;
-	}
-	sbi->virt = virt;
-	return cramfs_xip_fill_common(sb, fc);
-}
-
 static bool cramfs_xip_on_mtd(struct super_block *sb)
 {
 	return sb->s_mtd;
@@ -452,13 +398,8 @@ static bool cramfs_xip_on_mtd(struct super_block *sb)
 
 static void cramfs_xip_put_mtd(struct super_block *sb)
 {
-	struct cramfs_xip_sb_info *sbi = CRAMFS_XIP_SB(sb);
-
-	if (sbi && sbi->mapped)
-		mtd_unpoint(sb->s_mtd, 0, sbi->mapped);
 	put_mtd_device(sb->s_mtd);
 }
-
 #else
 static bool cramfs_xip_on_mtd(struct super_block *sb)
 {
@@ -468,32 +409,40 @@ static bool cramfs_xip_on_mtd(struct super_block *sb)
 static void cramfs_xip_put_mtd(struct super_block *sb)
 {
 }
+#endif
 
-static int cramfs_xip_no_mtd(struct fs_context *fc, const char *source)
+/* Neither MTD nor block devices: only physaddr= is left. */
+static int cramfs_xip_no_medium(struct fs_context *fc, const char *source)
 {
-	errorf(fc, "cramfs: %s: this kernel has no MTD: mount with -o physaddr=<address of the image>",
+	errorf(fc, "cramfs: %s: this kernel has neither MTD nor block devices: mount with -o physaddr=<address of the image>",
 	       source ? source : "(no source)");
 	return -EINVAL;
 }
-#endif
 
-/* An MTD mount holds its device; any other has an anonymous device number. */
+/*
+ * An MTD mount holds its device, a block device mount its block device; a
+ * physaddr= mount has an anonymous device number. The medium is given back
+ * after the superblock is shut down, and the MTD device after that.
+ */
 static void cramfs_xip_kill_sb(struct super_block *sb)
 {
 	struct cramfs_xip_sb_info *sbi = CRAMFS_XIP_SB(sb);
 
-	if (cramfs_xip_on_mtd(sb)) {
+	if (cramfs_xip_on_mtd(sb))
 		generic_shutdown_super(sb);
-		cramfs_xip_put_mtd(sb);
-	} else {
+	else if (IS_ENABLED(CONFIG_BLOCK) && sb->s_bdev)
+		kill_block_super(sb);
+	else
 		kill_anon_super(sb);
-		if (sbi && sbi->memremapped)
-			memunmap((void *)sbi->virt);
-	}
 	if (sbi) {
+		if (sbi->medium && sbi->medium->release)
+			sbi->medium->release(sb);
+		kfree(sbi->bounce);
 		cramfs_xip_zlib_exit(sbi);
 		kfree(sbi);
 	}
+	if (cramfs_xip_on_mtd(sb))
+		cramfs_xip_put_mtd(sb);
 }
 
 /*
@@ -512,6 +461,14 @@ static int cramfs_xip_parse_option(struct fs_context *fc, struct cramfs_xip_opti
 			return -EINVAL;
 		}
 		opt->crc = true;
+		return 0;
+	}
+	if (!strcmp(key, "strict")) {
+		if (value) {
+			errorf(fc, "cramfs: strict takes no value");
+			return -EINVAL;
+		}
+		opt->strict = true;
 		return 0;
 	}
 	if (!strcmp(key, "physaddr")) {
@@ -546,6 +503,23 @@ static int cramfs_xip_check_options(struct fs_context *fc, const struct cramfs_x
 	return 0;
 }
 
+/*
+ * A second mount of a mounted device shares its superblock, which was set
+ * up with the first mount's options: a check or a promise the first mount
+ * did not make must not pass silently. The option it lacks, or NULL.
+ */
+static const char *cramfs_xip_shared_refused(struct super_block *sb,
+					     const struct cramfs_xip_options *opt)
+{
+	const struct cramfs_xip_options *cur = &CRAMFS_XIP_SB(sb)->opt;
+
+	if (opt->crc && !cur->crc)
+		return "crc";
+	if (opt->strict && !cur->strict)
+		return "strict";
+	return NULL;
+}
+
 static struct cramfs_xip_sb_info *cramfs_xip_alloc_sbi(void)
 {
 	struct cramfs_xip_sb_info *sbi = kzalloc(sizeof(*sbi), GFP_KERNEL);
@@ -573,43 +547,42 @@ static int cramfs_xip_parse_param(struct fs_context *fc, struct fs_parameter *pa
 	return ret > 0 ? -ENOPARAM : ret;
 }
 
-#if IS_ENABLED(CONFIG_MTD)
-static int cramfs_xip_get_tree_mtd(struct fs_context *fc)
-{
-	return get_tree_mtd(fc, cramfs_xip_fill_super_mtd);
-}
-#else
-#define cramfs_xip_get_tree_mtd(fc)	cramfs_xip_no_mtd(fc, (fc)->source)
-#endif
-
 static int cramfs_xip_get_tree(struct fs_context *fc)
 {
 	struct cramfs_xip_sb_info *sbi = fc->s_fs_info;
 	struct cramfs_xip_options opt = sbi->opt;
+	const char *refused;
 	int err;
 
 	err = cramfs_xip_check_options(fc, &opt);
 	if (err)
 		return err;
+	/* Nothing is ever written: a block device is opened read-only. */
+	fc->sb_flags |= SB_RDONLY;
 	if (opt.physaddr)
 		return get_tree_nodev(fc, cramfs_xip_fill_super_phys);
-	err = cramfs_xip_get_tree_mtd(fc);
-	/*
-	 * A second mount of a mounted MTD shares its superblock, which was
-	 * set up with the first mount's options: asking for another check
-	 * must not pass silently. The superblock comes back locked.
-	 */
-	if (!err && opt.crc && !CRAMFS_XIP_SB(fc->root->d_sb)->opt.crc) {
+	/* An MTD is named mtd:NAME, mtdN or /dev/mtdblockN; anything else is a block device. */
+	if (IS_ENABLED(CONFIG_MTD) && cramfs_xip_mtd_source(fc->source))
+		err = get_tree_mtd(fc, cramfs_xip_fill_super_mtd);
+	else if (IS_ENABLED(CONFIG_BLOCK))
+		err = get_tree_bdev(fc, cramfs_xip_fill_super_bdev);
+	else
+		err = cramfs_xip_no_medium(fc, fc->source);
+	if (err)
+		return err;
+	/* The superblock of a device mounted already comes back locked. */
+	refused = cramfs_xip_shared_refused(fc->root->d_sb, &opt);
+	if (refused) {
 		struct super_block *sb = fc->root->d_sb;
 
-		errorf(fc, "cramfs: %s: already mounted without crc: unmount it first to check the CRC",
-		       sb->s_id);
+		errorf(fc, "cramfs: %s: already mounted without %s: unmount it first", sb->s_id,
+		       refused);
 		dput(fc->root);
 		fc->root = NULL;
 		deactivate_locked_super(sb);
 		return -EBUSY;
 	}
-	return err;
+	return 0;
 }
 
 static int cramfs_xip_reconfigure(struct fs_context *fc)
@@ -661,12 +634,15 @@ static int cramfs_xip_legacy_fill_phys(struct super_block *sb, void *data, int s
 	return cramfs_xip_legacy_fill(sb, data, silent, cramfs_xip_fill_super_phys);
 }
 
-#if IS_ENABLED(CONFIG_MTD)
 static int cramfs_xip_legacy_fill_mtd(struct super_block *sb, void *data, int silent)
 {
 	return cramfs_xip_legacy_fill(sb, data, silent, cramfs_xip_fill_super_mtd);
 }
-#endif
+
+static int cramfs_xip_legacy_fill_bdev(struct super_block *sb, void *data, int silent)
+{
+	return cramfs_xip_legacy_fill(sb, data, silent, cramfs_xip_fill_super_bdev);
+}
 
 /* The legacy option string: "key[=value],..."; @options is cut up. */
 static int cramfs_xip_parse_string(struct cramfs_xip_options *opt, char *options)
@@ -695,6 +671,7 @@ static struct dentry *cramfs_xip_mount(struct file_system_type *fs_type, int fla
 				       const char *dev_name, void *data)
 {
 	struct cramfs_xip_legacy_mount m = { .sbi = cramfs_xip_alloc_sbi() };
+	const char *refused;
 	struct dentry *root;
 	int ret;
 
@@ -707,21 +684,22 @@ static struct dentry *cramfs_xip_mount(struct file_system_type *fs_type, int fla
 	}
 	if (m.sbi->opt.physaddr)
 		root = mount_nodev(fs_type, flags | SB_RDONLY, &m, cramfs_xip_legacy_fill_phys);
-#if IS_ENABLED(CONFIG_MTD)
-	else
+	else if (IS_ENABLED(CONFIG_MTD) && cramfs_xip_mtd_source(dev_name))
 		root = mount_mtd(fs_type, flags | SB_RDONLY, dev_name, &m,
 				 cramfs_xip_legacy_fill_mtd);
-#else
+	else if (IS_ENABLED(CONFIG_BLOCK))
+		root = mount_bdev(fs_type, flags | SB_RDONLY, dev_name, &m,
+				  cramfs_xip_legacy_fill_bdev);
 	else
-		root = ERR_PTR(cramfs_xip_no_mtd(NULL, dev_name));
-#endif
+		root = ERR_PTR(cramfs_xip_no_medium(NULL, dev_name));
 	/* As cramfs_xip_get_tree(): a shared superblock comes back locked. */
-	if (!IS_ERR(root) && !m.attached && m.sbi->opt.crc &&
-	    !CRAMFS_XIP_SB(root->d_sb)->opt.crc) {
+	refused = IS_ERR(root) || m.attached ? NULL :
+		  cramfs_xip_shared_refused(root->d_sb, &m.sbi->opt);
+	if (refused) {
 		struct super_block *sb = root->d_sb;
 
-		pr_err("cramfs: %s: already mounted without crc: unmount it first to check the CRC\n",
-		       sb->s_id);
+		pr_err("cramfs: %s: already mounted without %s: unmount it first\n", sb->s_id,
+		       refused);
 		dput(root);
 		deactivate_locked_super(sb);
 		root = ERR_PTR(-EBUSY);

@@ -43,17 +43,20 @@ MODULE_PARM_DESC(verbose_xip, "log how each mmap of a file was served (in place,
 static bool cramfs_xip_page(struct inode *inode, pgoff_t index, u32 *offset)
 {
 	struct super_block *sb = inode->i_sb;
-	struct cramfs_xip_sb_info *sbi = CRAMFS_XIP_SB(sb);
 	struct cramfs_xip_block b;
+	const u8 *virt;
+	phys_addr_t phys;
 
 	if (index >= DIV_ROUND_UP(i_size_read(inode), PAGE_SIZE))
 		return false;
 	if (cramfs_xip_get_block(inode, index, &b) || !b.direct || b.compressed)
 		return false;
+	virt = cramfs_xip_map(sb, b.start, &phys);
+	if (!virt)
+		return false;
 	if (IS_ENABLED(CONFIG_MMU) &&
-	    (!PAGE_ALIGNED(sbi->phys + b.start) || !cramfs_xip_in_image(sb, b.start, PAGE_SIZE) ||
-	     (b.len < PAGE_SIZE &&
-	      memchr_inv(sbi->virt + b.start + b.len, 0, PAGE_SIZE - b.len))))
+	    (!PAGE_ALIGNED(phys) || !cramfs_xip_in_image(sb, b.start, PAGE_SIZE) ||
+	     (b.len < PAGE_SIZE && memchr_inv(virt + b.len, 0, PAGE_SIZE - b.len))))
 		return false;
 	*offset = b.start;
 	return true;
@@ -116,9 +119,13 @@ static int cramfs_xip_mmap(struct file *file, struct vm_area_struct *vma)
 	if (ret)
 		return ret;
 
-	/* Only the file's pages are looked at; a fault past its end gets SIGBUS. */
+	/*
+	 * Only the file's pages are looked at; a fault past its end gets
+	 * SIGBUS. A medium that cannot be mapped (the mount said so) leaves
+	 * every page to the page cache.
+	 */
 	file_pages = DIV_ROUND_UP(i_size_read(inode), PAGE_SIZE);
-	if (vma->vm_pgoff >= file_pages)
+	if (vma->vm_pgoff >= file_pages || !cramfs_xip_map(inode->i_sb, 0, NULL))
 		return 0;
 	pages = min(pages, file_pages - vma->vm_pgoff);
 
@@ -265,7 +272,7 @@ static unsigned long cramfs_xip_get_unmapped_area(struct file *file, unsigned lo
 	 * The mapping's last bytes past the file's end must still lie in the
 	 * mapped flash.
 	 */
-	if (r.run != pages || len > sbi->mapped - r.offset) {
+	if (r.run != pages || len > sbi->medium_size - r.offset) {
 		cramfs_xip_note(file, "pages %lu-%lu not in place: copied to RAM", pgoff,
 				pgoff + pages - 1);
 		return -ENOSYS;

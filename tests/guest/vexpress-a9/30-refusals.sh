@@ -7,7 +7,7 @@ PSRAM=$(mtdnum 48000000.psram)
 cat /images/garbage.img > /dev/mtd$PSRAM
 refuse "no image (bad magic) is refused" "wrong magic" mount -t cramfs mtd$PSRAM /mnt
 
-refuse "image larger than its partition is refused" "larger than the partition" \
+refuse "image larger than its partition is refused" "larger than the MTD partition" \
 	mount -t cramfs mtd:small_partition /mnt
 
 cat /images/bigendian.img > /dev/mtd$PSRAM
@@ -34,7 +34,8 @@ dd if=/images/tiny.img of=/dev/ram0 bs=4096 2>/dev/null
 insmod /lib/modules/block2mtd.ko block2mtd=/dev/ram0,65536
 B2M=$(mtdnum "block2mtd: /dev/ram0")
 check "block2mtd device exists (mtd$B2M)" test -n "$B2M"
-refuse "MTD without point is refused" "no direct access" mount -t cramfs mtd$B2M /mnt
+refuse "MTD without point is refused with -o strict" "strict: no execute-in-place" \
+	mount -t cramfs -o strict mtd$B2M /mnt
 rmmod block2mtd
 rmmod brd
 

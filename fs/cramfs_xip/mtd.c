@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * cramfs_xip: the image on an MTD. The whole partition is memory-mapped
+ * once with the MTD point method where the driver has one (NOR flash
+ * through physmap, mtd-rom, mtd-ram): the image is read in place and its
+ * direct blocks can be mapped into user space. Without point (SPI NOR,
+ * NAND, block2mtd) the image is read with mtd_read(), as romfs does, and
+ * there is no execute-in-place; bad blocks and ECC are the MTD layer's.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/ctype.h>
+#include <linux/fs.h>
+#include <linux/major.h>
+#include <linux/mtd/mtd.h>
+#include <linux/slab.h>
+#include "compat.h"
+#ifndef CRAMFS_XIP_COMPAT_LEGACY_MOUNT
+#include <linux/fs_context.h>
+#endif
+#include "internal.h"
+
+static void cramfs_xip_mtd_unpoint(struct super_block *sb)
+{
+	mtd_unpoint(sb->s_mtd, 0, CRAMFS_XIP_SB(sb)->medium_size);
+}
+
+static const struct cramfs_xip_medium cramfs_xip_mtd_point_medium = {
+	.name		= "MTD partition",
+	.release	= cramfs_xip_mtd_unpoint,
+};
+
+static int cramfs_xip_mtd_read(struct super_block *sb, u32 off, u32 len, void *buf)
+{
+	size_t got = 0;
+	int err = mtd_read(sb->s_mtd, off, len, &got, buf);
+
+	/* Bit flips that the ECC corrected leave the data good. */
+	if (mtd_is_bitflip(err))
+		err = 0;
+	if (!err && got == len)
+		return 0;
+	cramfs_xip_err(sb, "MTD read of %u bytes at %u failed: error %d, %zu bytes read", len, off,
+		       err, got);
+	return -EIO;
+}
+
+static const struct cramfs_xip_medium cramfs_xip_mtd_read_medium = {
+	.name		= "MTD partition without point",
+	.no_xip		= "the MTD driver cannot map its flash",
+	.read		= cramfs_xip_mtd_read,
+};
+
+/**
+ * cramfs_xip_mtd_source() - does a mount source name an MTD?
+ * @source: mtd:NAME, mtdN, a block device path, or NULL
+ *
+ * /dev/mtdblockN names the MTD under it: the MTD is used, not the block
+ * device, so that a memory-mapped one still executes in place.
+ *
+ * Return: true for an MTD (and for a source the block layer cannot look up
+ * when there is none: the MTD helpers then say what is wrong with it).
+ */
+bool cramfs_xip_mtd_source(const char *source)
+{
+#ifdef CONFIG_BLOCK
+	dev_t dev;
+#endif
+
+	if (!source || (!strncmp(source, "mtd", 3) && (source[3] == ':' || isdigit(source[3]))))
+		return true;
+#ifdef CONFIG_BLOCK
+	return !cramfs_xip_compat_lookup_bdev(source, &dev) && MAJOR(dev) == MTD_BLOCK_MAJOR;
+#else
+	return true;
+#endif
+}
+
+/**
+ * cramfs_xip_fill_super_mtd() - mount the image on the superblock's MTD
+ * @sb: the new superblock, sb->s_mtd held by the MTD helpers
+ * @fc: the mount's context, for messages (NULL with the legacy mount API)
+ *
+ * Return: 0, or a negative error with a message.
+ */
+int cramfs_xip_fill_super_mtd(struct super_block *sb, struct fs_context *fc)
+{
+	struct cramfs_xip_sb_info *sbi = CRAMFS_XIP_SB(sb);
+	struct mtd_info *mtd = sb->s_mtd;
+	size_t len = min_t(u64, mtd->size, U32_MAX);
+	void *virt = NULL;
+	int err;
+
+	cramfs_xip_init_sb(sb);
+	snprintf(sb->s_id, sizeof(sb->s_id), "mtd:%s", mtd->name);
+
+	/* Map the whole partition once; the image size is not known yet. */
+	err = mtd_point(mtd, 0, len, &sbi->medium_size, &virt, &sbi->phys);
+	if (!err) {
+		sbi->medium = &cramfs_xip_mtd_point_medium;
+		sbi->virt = virt;
+		return cramfs_xip_fill_common(sb, fc);
+	}
+	if (err != -EOPNOTSUPP)
+		pr_info("(%s): MTD point failed (%d): reading with mtd_read instead\n", sb->s_id,
+			err);
+	sbi->medium = &cramfs_xip_mtd_read_medium;
+	sbi->medium_size = len;
+	sbi->phys = 0;
+	sbi->bounce = kmalloc(CRAMFS_XIP_MAX_COMPRESSED_LEN, GFP_KERNEL);
+	if (!sbi->bounce)
+		return -ENOMEM;
+	return cramfs_xip_fill_common(sb, fc);
+}
