@@ -160,14 +160,6 @@ void cramfs_xip_init_sb(struct super_block *sb);
 int cramfs_xip_fill_super_phys(struct super_block *sb, struct fs_context *fc);
 int cramfs_xip_fill_super_mtd(struct super_block *sb, struct fs_context *fc);
 int cramfs_xip_fill_super_bdev(struct super_block *sb, struct fs_context *fc);
-#if IS_ENABLED(CONFIG_MTD)
-bool cramfs_xip_mtd_source(const char *source);
-#else
-static inline bool cramfs_xip_mtd_source(const char *source)
-{
-	return false;
-}
-#endif
 
 /* inode.c */
 struct inode *cramfs_xip_iget(struct super_block *sb, const struct cramfs_xip_dinode *d,

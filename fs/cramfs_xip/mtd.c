@@ -9,9 +9,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/ctype.h>
 #include <linux/fs.h>
-#include <linux/major.h>
 #include <linux/mtd/mtd.h>
 #include <linux/slab.h>
 #include "compat.h"
@@ -50,31 +48,6 @@ static const struct cramfs_xip_medium cramfs_xip_mtd_read_medium = {
 	.no_xip		= "the MTD driver cannot map its flash",
 	.read		= cramfs_xip_mtd_read,
 };
-
-/**
- * cramfs_xip_mtd_source() - does a mount source name an MTD?
- * @source: mtd:NAME, mtdN, a block device path, or NULL
- *
- * /dev/mtdblockN names the MTD under it: the MTD is used, not the block
- * device, so that a memory-mapped one still executes in place.
- *
- * Return: true for an MTD (and for a source the block layer cannot look up
- * when there is none: the MTD helpers then say what is wrong with it).
- */
-bool cramfs_xip_mtd_source(const char *source)
-{
-#ifdef CONFIG_BLOCK
-	dev_t dev;
-#endif
-
-	if (!source || (!strncmp(source, "mtd", 3) && (source[3] == ':' || isdigit(source[3]))))
-		return true;
-#ifdef CONFIG_BLOCK
-	return !cramfs_xip_compat_lookup_bdev(source, &dev) && MAJOR(dev) == MTD_BLOCK_MAJOR;
-#else
-	return true;
-#endif
-}
 
 /**
  * cramfs_xip_fill_super_mtd() - mount the image on the superblock's MTD

@@ -9,6 +9,8 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/ctype.h>
+#include <linux/major.h>
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/crc32.h>
@@ -411,11 +413,41 @@ static void cramfs_xip_put_mtd(struct super_block *sb)
 }
 #endif
 
-/* Neither MTD nor block devices: only physaddr= is left. */
-static int cramfs_xip_no_medium(struct fs_context *fc, const char *source)
+/* Where a mount without physaddr= finds its image. */
+enum cramfs_xip_source {
+	CRAMFS_XIP_ON_MTD,
+	CRAMFS_XIP_ON_BDEV,
+};
+
+/* Does @source name an MTD's block device, /dev/mtdblockN? */
+static bool cramfs_xip_mtdblock(const char *source)
 {
-	errorf(fc, "cramfs: %s: this kernel has neither MTD nor block devices: mount with -o physaddr=<address of the image>",
-	       source ? source : "(no source)");
+#ifdef CONFIG_BLOCK
+	dev_t dev;
+
+	return !cramfs_xip_compat_lookup_bdev(source, &dev) && MAJOR(dev) == MTD_BLOCK_MAJOR;
+#else
+	return false;
+#endif
+}
+
+/*
+ * The medium a mount source names: an MTD (mtd:NAME, mtdN, or its
+ * /dev/mtdblockN, whose MTD is used rather than the block device, so that
+ * a memory-mapped one still executes in place), else a block device; or a
+ * negative error with a message when this kernel cannot serve it.
+ */
+static int cramfs_xip_source(struct fs_context *fc, const char *source)
+{
+	bool named = source && !strncmp(source, "mtd", 3) &&
+		     (source[3] == ':' || isdigit(source[3]));
+
+	if (IS_ENABLED(CONFIG_MTD) && (!source || named || cramfs_xip_mtdblock(source)))
+		return CRAMFS_XIP_ON_MTD;
+	if (IS_ENABLED(CONFIG_BLOCK) && !named)
+		return CRAMFS_XIP_ON_BDEV;
+	errorf(fc, "cramfs: %s: this kernel has no %s: mount with -o physaddr=<address of the image>",
+	       source ? source : "(no source)", named ? "MTD" : "block devices");
 	return -EINVAL;
 }
 
@@ -561,13 +593,14 @@ static int cramfs_xip_get_tree(struct fs_context *fc)
 	fc->sb_flags |= SB_RDONLY;
 	if (opt.physaddr)
 		return get_tree_nodev(fc, cramfs_xip_fill_super_phys);
-	/* An MTD is named mtd:NAME, mtdN or /dev/mtdblockN; anything else is a block device. */
-	if (IS_ENABLED(CONFIG_MTD) && cramfs_xip_mtd_source(fc->source))
+	err = cramfs_xip_source(fc, fc->source);
+	if (err < 0)
+		return err;
+	if (IS_ENABLED(CONFIG_MTD) && err == CRAMFS_XIP_ON_MTD)
 		err = get_tree_mtd(fc, cramfs_xip_fill_super_mtd);
-	else if (IS_ENABLED(CONFIG_BLOCK))
-		err = get_tree_bdev(fc, cramfs_xip_fill_super_bdev);
 	else
-		err = cramfs_xip_no_medium(fc, fc->source);
+		err = IS_ENABLED(CONFIG_BLOCK) ? get_tree_bdev(fc, cramfs_xip_fill_super_bdev) :
+		      -EINVAL;
 	if (err)
 		return err;
 	/* The superblock of a device mounted already comes back locked. */
@@ -682,16 +715,17 @@ static struct dentry *cramfs_xip_mount(struct file_system_type *fs_type, int fla
 		kfree(m.sbi);
 		return ERR_PTR(ret);
 	}
+	ret = m.sbi->opt.physaddr ? 0 : cramfs_xip_source(NULL, dev_name);
 	if (m.sbi->opt.physaddr)
 		root = mount_nodev(fs_type, flags | SB_RDONLY, &m, cramfs_xip_legacy_fill_phys);
-	else if (IS_ENABLED(CONFIG_MTD) && cramfs_xip_mtd_source(dev_name))
+	else if (ret < 0)
+		root = ERR_PTR(ret);
+	else if (IS_ENABLED(CONFIG_MTD) && ret == CRAMFS_XIP_ON_MTD)
 		root = mount_mtd(fs_type, flags | SB_RDONLY, dev_name, &m,
 				 cramfs_xip_legacy_fill_mtd);
-	else if (IS_ENABLED(CONFIG_BLOCK))
+	else
 		root = mount_bdev(fs_type, flags | SB_RDONLY, dev_name, &m,
 				  cramfs_xip_legacy_fill_bdev);
-	else
-		root = ERR_PTR(cramfs_xip_no_medium(NULL, dev_name));
 	/* As cramfs_xip_get_tree(): a shared superblock comes back locked. */
 	refused = IS_ERR(root) || m.attached ? NULL :
 		  cramfs_xip_shared_refused(root->d_sb, &m.sbi->opt);
