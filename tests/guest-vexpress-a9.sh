@@ -144,7 +144,8 @@ cp -a "$groot/usr/lib" "$work/stage/usr/" 2>/dev/null || true
 for t in flash_erase flashcp mtdinfo; do cp "$groot/usr/sbin/$t" "$work/stage/usr/sbin/"; done
 rm -rf "$work/stage/usr/lib/arm-linux-gnueabihf/gconv" "$work/stage/usr/share"
 cp "$module/fs/cramfs_xip/cramfs_xip.ko" "$work/stage/lib/modules/"
-for m in fs/cramfs/cramfs.ko drivers/mtd/devices/block2mtd.ko drivers/block/brd.ko; do
+for m in fs/cramfs/cramfs.ko drivers/mtd/devices/block2mtd.ko drivers/mtd/devices/mtdram.ko \
+	drivers/block/brd.ko; do
 	cp "$kb/$m" "$work/stage/lib/modules/"
 done
 [ ! -f "$kb/lib/zlib_inflate/zlib_inflate.ko" ] ||

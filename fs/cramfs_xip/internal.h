@@ -40,7 +40,15 @@ struct cramfs_xip_medium {
 	void (*release)(struct super_block *sb);
 };
 
+/* Where a mount finds its image: physaddr=, an MTD, or a block device. */
+enum cramfs_xip_source {
+	CRAMFS_XIP_ON_PHYS,
+	CRAMFS_XIP_ON_MTD,
+	CRAMFS_XIP_ON_BDEV,
+};
+
 struct cramfs_xip_sb_info {
+	enum cramfs_xip_source on;	/* set before the superblock exists */
 	const struct cramfs_xip_medium *medium;
 	/* A memory-mapped medium: the whole image, never written through; else NULL. */
 	const u8 *virt;

@@ -67,16 +67,25 @@ int cramfs_xip_fill_super_mtd(struct super_block *sb, struct fs_context *fc)
 	cramfs_xip_init_sb(sb);
 	snprintf(sb->s_id, sizeof(sb->s_id), "mtd:%s", mtd->name);
 
-	/* Map the whole partition once; the image size is not known yet. */
+	/*
+	 * Map the whole partition once; the image size is not known yet. A
+	 * driver may map less than asked (mtdram: only physically contiguous
+	 * pages): then the partition is read as if it had no point.
+	 */
 	err = mtd_point(mtd, 0, len, &sbi->medium_size, &virt, &sbi->phys);
-	if (!err) {
+	if (!err && sbi->medium_size == len) {
 		sbi->medium = &cramfs_xip_mtd_point_medium;
 		sbi->virt = virt;
 		return cramfs_xip_fill_common(sb, fc);
 	}
-	if (err != -EOPNOTSUPP)
+	if (!err) {
+		mtd_unpoint(mtd, 0, sbi->medium_size);
+		pr_info("(%s): MTD point maps %zu of %zu bytes: reading with mtd_read instead\n",
+			sb->s_id, sbi->medium_size, len);
+	} else if (err != -EOPNOTSUPP) {
 		pr_info("(%s): MTD point failed (%d): reading with mtd_read instead\n", sb->s_id,
 			err);
+	}
 	sbi->medium = &cramfs_xip_mtd_read_medium;
 	sbi->medium_size = len;
 	sbi->phys = 0;

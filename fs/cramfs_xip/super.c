@@ -352,9 +352,11 @@ int cramfs_xip_fill_common(struct super_block *sb, struct fs_context *fc)
 	struct inode *inode;
 	int err;
 
-	if (sbi->opt.strict && sbi->medium->no_xip) {
+	if (sbi->opt.strict && (sbi->medium->no_xip ||
+				(IS_ENABLED(CONFIG_MMU) && !PAGE_ALIGNED(sbi->phys)))) {
 		errorf(fc, "cramfs: %s: strict: no execute-in-place on this medium: %s",
-		       sb->s_id, sbi->medium->no_xip);
+		       sb->s_id, sbi->medium->no_xip ? sbi->medium->no_xip :
+		       "it does not start on a page boundary");
 		return -EINVAL;
 	}
 	/* Until the superblock says how large the image is: the whole medium. */
@@ -413,12 +415,6 @@ static void cramfs_xip_put_mtd(struct super_block *sb)
 }
 #endif
 
-/* Where a mount without physaddr= finds its image. */
-enum cramfs_xip_source {
-	CRAMFS_XIP_ON_MTD,
-	CRAMFS_XIP_ON_BDEV,
-};
-
 /* Does @source name an MTD's block device, /dev/mtdblockN? */
 static bool cramfs_xip_mtdblock(const char *source)
 {
@@ -460,9 +456,14 @@ static void cramfs_xip_kill_sb(struct super_block *sb)
 {
 	struct cramfs_xip_sb_info *sbi = CRAMFS_XIP_SB(sb);
 
+	/*
+	 * A block device superblock is one whether or not its device was
+	 * opened: from 6.6 on, get_tree_bdev() makes the superblock (with the
+	 * device's number, not an anonymous one) before it opens the device.
+	 */
 	if (cramfs_xip_on_mtd(sb))
 		generic_shutdown_super(sb);
-	else if (IS_ENABLED(CONFIG_BLOCK) && sb->s_bdev)
+	else if (IS_ENABLED(CONFIG_BLOCK) && sbi && sbi->on == CRAMFS_XIP_ON_BDEV)
 		kill_block_super(sb);
 	else
 		kill_anon_super(sb);
@@ -596,6 +597,8 @@ static int cramfs_xip_get_tree(struct fs_context *fc)
 	err = cramfs_xip_source(fc, fc->source);
 	if (err < 0)
 		return err;
+	/* A new superblock takes this info; kill_sb goes by what it says. */
+	sbi->on = err;
 	if (IS_ENABLED(CONFIG_MTD) && err == CRAMFS_XIP_ON_MTD)
 		err = get_tree_mtd(fc, cramfs_xip_fill_super_mtd);
 	else
@@ -715,11 +718,13 @@ static struct dentry *cramfs_xip_mount(struct file_system_type *fs_type, int fla
 		kfree(m.sbi);
 		return ERR_PTR(ret);
 	}
-	ret = m.sbi->opt.physaddr ? 0 : cramfs_xip_source(NULL, dev_name);
-	if (m.sbi->opt.physaddr)
-		root = mount_nodev(fs_type, flags | SB_RDONLY, &m, cramfs_xip_legacy_fill_phys);
-	else if (ret < 0)
+	ret = m.sbi->opt.physaddr ? CRAMFS_XIP_ON_PHYS : cramfs_xip_source(NULL, dev_name);
+	if (ret >= 0)
+		m.sbi->on = ret;
+	if (ret < 0)
 		root = ERR_PTR(ret);
+	else if (ret == CRAMFS_XIP_ON_PHYS)
+		root = mount_nodev(fs_type, flags | SB_RDONLY, &m, cramfs_xip_legacy_fill_phys);
 	else if (IS_ENABLED(CONFIG_MTD) && ret == CRAMFS_XIP_ON_MTD)
 		root = mount_mtd(fs_type, flags | SB_RDONLY, dev_name, &m,
 				 cramfs_xip_legacy_fill_mtd);

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# checks: 9
+# checks: 11
 # Hundreds of mutated images: each mounted, every file read and mapped, once
 # from the psram (an MTD mapped in place) and once through a loop device (a
 # block device, the path syzbot drives). A run passes when the guest
@@ -19,6 +19,7 @@ detach_loop() { losetup -d /dev/loop1; }
 # corpus MEDIUM: every image through attach_MEDIUM, mounted, read, mapped.
 corpus() {
 	total=0
+	unattached=0
 	mounted=0
 	mapped=0
 	stuck=0
@@ -27,8 +28,8 @@ corpus() {
 	echo 1 > /proc/sys/kernel/printk
 	for f in /badimages/*.img; do
 		total=$((total + 1))
-		src=$(attach_$1 "$f")
-		if mount -t cramfs "$src" /mnt 2>/dev/null; then
+		src=$(attach_$1 "$f") || unattached=$((unattached + 1))
+		if [ -n "$src" ] && mount -t cramfs "$src" /mnt 2>/dev/null; then
 			mounted=$((mounted + 1))
 			ls -lR /mnt > /dev/null 2>&1
 			find /mnt -type l -exec readlink {} + > /dev/null 2>&1
@@ -54,8 +55,10 @@ corpus() {
 		sed "s/^/KLOG $1 after the last image: /" /tmp/bad.klog | head -n 20
 	fi
 	check "bad images on $1: $total of $want tried" test "$total" -eq "$want"
+	check "bad images on $1: each on the medium ($unattached could not be)" \
+		test "$unattached" -eq 0
 	check "bad images on $1: $mounted mounted, all $mapped read and mapped" \
-		test "$mapped" -eq "$mounted"
+		test "$mapped" -eq "$mounted" -a "$mounted" -gt 0
 	check "bad images on $1: every mounted image unmounts again ($stuck did not)" test $stuck -eq 0
 	check "bad images on $1: no kernel report after any image ($reports had one)" \
 		test $reports -eq 0
