@@ -43,12 +43,36 @@ MODULE_PARM_DESC(verbose_xip, "log how each mmap of a file was served (in place,
 static bool cramfs_xip_page(struct inode *inode, pgoff_t index, u32 *offset)
 {
 	struct super_block *sb = inode->i_sb;
+	struct cramfs_xip_sb_info *sbi = CRAMFS_XIP_SB(sb);
+	u32 nblocks = DIV_ROUND_UP(i_size_read(inode), PAGE_SIZE);
 	struct cramfs_xip_block b;
 	const u8 *virt;
 	phys_addr_t phys;
+	u32 ptr;
 
-	if (index >= DIV_ROUND_UP(i_size_read(inode), PAGE_SIZE))
+	if (index >= nblocks)
 		return false;
+	/*
+	 * A whole page (not the file's last) of a mapped image, the case of
+	 * every page of program text: the pointer word must say direct and
+	 * plain, and the page lie inside the image, page-aligned in flash.
+	 * That is what cramfs_xip_get_block() and the checks below come to
+	 * for it, in a few steps per page (an exec maps hundreds); the pointer
+	 * table itself was checked against the image at iget. Anything else,
+	 * or a pointer that fails, takes the full path, which says what is wrong.
+	 */
+	if (sbi->virt && index + 1 < nblocks && (sbi->flags & CRAMFS_XIP_FLAG_EXT_BLOCK_POINTERS)) {
+		ptr = cramfs_xip_get32(sbi->virt + CRAMFS_XIP_I(inode)->data_offset + index * 4,
+				       sbi->big_endian);
+		if ((ptr & CRAMFS_XIP_BLK_FLAGS) != CRAMFS_XIP_BLK_FLAGS)
+			return false;
+		b.start = (ptr & ~CRAMFS_XIP_BLK_FLAGS) << CRAMFS_XIP_BLK_DIRECT_PTR_SHIFT;
+		if (cramfs_xip_in_image(sb, b.start, PAGE_SIZE) &&
+		    (!IS_ENABLED(CONFIG_MMU) || PAGE_ALIGNED(sbi->phys + b.start))) {
+			*offset = b.start;
+			return true;
+		}
+	}
 	if (cramfs_xip_get_block(inode, index, &b) || !b.direct || b.compressed)
 		return false;
 	virt = cramfs_xip_map(sb, b.start, &phys);
