@@ -40,10 +40,13 @@ done
 # RAM, speed and per-mount footprint in the guest.
 GUEST_TIMEOUT=${GUEST_TIMEOUT:-900} "$top/tests/guest-vexpress-a9.sh" --bench >> "$res"
 # Speed: one boot per round, one module per boot, rounds A B B A B A A B
-# (tests/guest/bench/20-speed.sh says why).
+# (tests/guest/bench/20-speed.sh says why), QEMU counting instructions
+# (-icount: guest time is 8 ns per instruction, idle time skipped), so that
+# the host's load does not move the figures.
 r=1
 for m in cramfs_xip mainline mainline cramfs_xip mainline cramfs_xip cramfs_xip mainline; do
-	GUEST_APPEND="bench_module=$m bench_round=$r" GUEST_TIMEOUT=${GUEST_TIMEOUT:-900} \
+	GUEST_QEMU="-icount shift=3,sleep=off" GUEST_APPEND="bench_module=$m bench_round=$r" \
+		GUEST_TIMEOUT=${GUEST_TIMEOUT:-900} \
 		"$top/tests/guest-vexpress-a9.sh" --bench >> "$res"
 	r=$((r + 1))
 done

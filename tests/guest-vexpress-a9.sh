@@ -7,7 +7,8 @@
 # Prints "PASS: name" / "FAIL: name" per check. Everything it makes, and the
 # guest's console log, is under build-tests/vexpress-a9-<version>/.
 # With --bench it runs tests/guest/bench/ instead and prints the guest's BENCH lines
-# (GUEST_APPEND: more kernel arguments, e.g. the speed rounds' bench_module=M);
+# (GUEST_APPEND: more kernel arguments, e.g. the speed rounds' bench_module=M;
+# GUEST_QEMU: more QEMU options, e.g. -icount);
 # with --badimages, only the bad-image run, over $BADIMAGES images from
 # $BADIMAGES_START (tests/badimages.sh runs many such boots).
 # --debug uses the debug kernel (KASAN, kmemleak, lockdep: debug.config).
@@ -178,7 +179,7 @@ QEMU_AUDIO_DRV=none qemu-system-arm -M vexpress-a9 -m $mem -display none -monito
 	-append "console=ttyAMA0 rdinit=/init oops=panic panic=-1 log_buf_len=1M ${GUEST_APPEND:-}" \
 	-drive if=pflash,file="$work/flash0.img",format=raw \
 	-drive if=pflash,file="$work/flash1.img",format=raw \
-	-drive if=sd,file="$work/sd.img",format=raw < /dev/null 2> "$work/qemu.err" &
+	-drive if=sd,file="$work/sd.img",format=raw ${GUEST_QEMU:-} < /dev/null 2> "$work/qemu.err" &
 qpid=$!
 deadline=$((SECONDS + timeout_s))
 while kill -0 $qpid 2>/dev/null; do

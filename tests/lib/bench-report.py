@@ -130,20 +130,22 @@ def speed(lines):
             rounds.setdefault((f[2], f[3], f[4]), {})[int(f[5])] = kv
     if not rounds:
         return []
-    md = ["## Speed (QEMU, absolute times are the emulator's)", "",
-          "vexpress-a9 under QEMU TCG: only ratios mean anything. QEMU translates guest "
-          "code the first time it runs, so a module measured first pays for translating "
-          "the kernel paths both use, and in one boot a module loaded after the other ran "
-          "slower than after itself (measured in one boot, one module after the other, "
-          "the first came out up to 1.6 times slower: the order, not the module). So each "
+    md = ["## Speed (QEMU with -icount: guest time counts instructions)", "",
+          "vexpress-a9 under QEMU TCG with `-icount shift=3,sleep=off`: the guest's clock "
+          "advances 8 ns per guest instruction executed (and jumps over idle time), so a "
+          "figure is the CPU work of the measured path, the same from run to run and "
+          "whatever the host's load; only ratios mean anything. Without it the host's "
+          "load moved QEMU's speed by up to 1.7 times from boot to boot and pair ratios "
+          "scattered by 30 %. QEMU translates guest code the first time it runs, and in "
+          "one boot a module loaded after the other ran slower than after itself (the "
+          "old method, one boot with one module after the other, came out up to 1.6 "
+          "times slower for whichever ran first: the order, not the module). So each "
           "round is a boot of its own with one module, a warm-up round (not counted) "
-          "before the measured one, and the rounds go A B B A B A A B (A: cramfs_xip), so "
-          "that a drift over the run weighs on both alike. QEMU's speed also moves from "
-          "boot to boot with the host's load (a whole round can run 1.7 times faster), "
-          "which the pair ratios show. Each cell is the median of the round medians, "
-          "[min – max] of the round medians as the spread; *ratio* is cramfs_xip's over "
-          "mainline's (below 1: ours is faster), with [min – max] of the ratios of the "
-          "four A/B pairs of adjacent rounds.", "",
+          "before the measured one, and the rounds go A B B A B A A B (A: cramfs_xip). "
+          "Each cell is the median of the round medians, [min – max] of the round "
+          "medians as the spread; *ratio* is cramfs_xip's over mainline's (below 1: ours "
+          "is faster), with [min – max] of the ratios of the four A/B pairs of adjacent "
+          "rounds.", "",
           "| measurement | image | cramfs_xip | mainline | ratio [pairs] |",
           "| --- | --- | --- | --- | ---: |"]
     med = statistics.median

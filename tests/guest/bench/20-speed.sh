@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Speed, cramfs_xip against mainline cramfs on the same images: the BusyBox
 # tree laid out for XIP (fs_partition) and all compressed (spare). Times are
-# QEMU's (TCG), good for ratios only. Prints BENCH speed lines (benchtool),
+# QEMU's (TCG; tests/bench.sh runs it with -icount, so they count guest
+# instructions), good for ratios only. Prints BENCH speed lines (benchtool),
 # labelled MODULE IMAGE ROUND.
 #
 # The method: QEMU translates guest code the first time it runs, so whichever
