@@ -60,18 +60,20 @@ need() {
 need ram speed footprint
 
 # The no-MMU board: MemFree for K instances of a program run in place and
-# compressed, the RAM each module holds, the kernel with and without MTD.
+# compressed, the RAM each module holds, speed (under -icount, as above), the
+# kernel with and without MTD.
 # Its figures are kept when some of its checks fail, but they must be this
 # run's: an older run's console log must not stand in for them.
 m=$top/build-tests/mps2-an385-$KVER_DEFAULT
 rm -f "$m/console.log" "$m/kernel-size.txt"
-"$top/tests/guest-mps2-an385.sh" > "$out/mps2.txt" 2> "$out/mps2.stderr" ||
+GUEST_QEMU="-icount shift=3,sleep=off" \
+	"$top/tests/guest-mps2-an385.sh" > "$out/mps2.txt" 2> "$out/mps2.stderr" ||
 	log "mps2-an385: some checks failed (figures kept): see $out/mps2.txt"
 [ -f "$m/console.log" ] && [ -f "$m/kernel-size.txt" ] ||
 	die "mps2-an385 left no console log or kernel sizes: see $out/mps2.stderr"
 tr -d '\r' < "$m/console.log" | { grep '^BENCH nommu' || true; } >> "$res"
 cat "$m/kernel-size.txt" >> "$res"
-need nommu-ram nommu-footprint nommu-kernel-size
+need nommu-ram nommu-footprint nommu-kernel-size nommu-speed
 
 # Module sizes, same compiler and configuration.
 kb=$("$top/scripts/build-kernel.sh" vexpress-a9)

@@ -9,6 +9,7 @@
 # everything it makes, and the console logs, are under
 # build-tests/mps2-an385-<version>/.
 #   tests/guest-mps2-an385.sh [KERNEL_VERSION]
+# GUEST_QEMU: more QEMU options (make bench: -icount, for the speed rows).
 set -euo pipefail
 . "$(dirname "$0")/../scripts/common.sh"
 . "$CRAMFS_XIP_TOP/tests/lib/initramfs.sh"
@@ -79,7 +80,7 @@ run() {
 		-no-reboot -kernel "$work/shim.elf" \
 		-device loader,file="$kernel",addr=0x21008000 \
 		-device loader,file="$dtb",addr=0x21f00000 "${initrd_arg[@]}" \
-		-device loader,file="$flash",addr=$FLASH_PHYS \
+		-device loader,file="$flash",addr=$FLASH_PHYS ${GUEST_QEMU:-} \
 		< /dev/null 2> "$work/qemu.err" &
 	local qpid=$! deadline=$((SECONDS + timeout_s))
 	while kill -0 $qpid 2>/dev/null; do

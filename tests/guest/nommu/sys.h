@@ -26,8 +26,10 @@
 #define __NR_mmap2		192
 #define __NR_getpid		20
 #define __NR_finit_module	379
+#define __NR_clock_gettime	263
 
 #define O_RDONLY	0
+#define O_WRONLY	1
 #define PROT_READ	1
 #define PROT_WRITE	2
 #define PROT_EXEC	4
