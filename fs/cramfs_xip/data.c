@@ -143,7 +143,7 @@ static void cramfs_xip_zlib_free(void *p, size_t size)
  * bytes from @part on are filled with a pattern: true if the page came out
  * right and the pattern is whole.
  */
-static bool cramfs_xip_zlib_probe(u8 *ws, size_t part, size_t full, u8 *src, u8 *out)
+static bool __init cramfs_xip_zlib_probe(u8 *ws, size_t part, size_t full, u8 *src, u8 *out)
 {
 	struct z_stream_s stream = { .workspace = ws };
 	size_t i;
@@ -183,7 +183,7 @@ static bool cramfs_xip_zlib_probe(u8 *ws, size_t part, size_t full, u8 *src, u8 
  * every mount allocates the whole workspace (as it does when there is no
  * memory for the check).
  */
-void cramfs_xip_zlib_init(void)
+void __init cramfs_xip_zlib_init(void)
 {
 	size_t full = zlib_inflate_workspacesize();
 	size_t part = full - (1 << MAX_WBITS) + PAGE_SIZE;
@@ -196,18 +196,14 @@ void cramfs_xip_zlib_init(void)
 	    full <= (1 << MAX_WBITS))
 		return;
 	ws = cramfs_xip_zlib_alloc(full + 2 * PAGE_SIZE + 8);
-	if (!ws) {
-		pr_warn("no memory to check zlib's workspace layout: each mount takes the whole %zu-byte workspace\n",
-			full);
-		return;
-	}
-	ok = cramfs_xip_zlib_probe(ws, part, full, ws + full, ws + full + PAGE_SIZE + 8);
-	cramfs_xip_zlib_free(ws, full + 2 * PAGE_SIZE + 8);
+	ok = ws && cramfs_xip_zlib_probe(ws, part, full, ws + full, ws + full + PAGE_SIZE + 8);
+	if (ws)
+		cramfs_xip_zlib_free(ws, full + 2 * PAGE_SIZE + 8);
 	if (ok)
 		cramfs_xip_zlib_ws_size = part;
 	else
-		pr_warn("zlib inflate wrote past the first page of its window: each mount takes the whole %zu-byte workspace\n",
-			full);
+		pr_warn("zlib workspace layout %s: each mount takes all %zu bytes\n",
+			ws ? "not as expected" : "not checked (no memory)", full);
 }
 
 /*

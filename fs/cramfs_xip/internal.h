@@ -187,7 +187,7 @@ struct cramfs_xip_block {
 
 extern const struct address_space_operations cramfs_xip_aops;
 int cramfs_xip_get_block(struct inode *inode, pgoff_t index, struct cramfs_xip_block *b);
-void cramfs_xip_zlib_init(void);
+void __init cramfs_xip_zlib_init(void);
 void cramfs_xip_zlib_exit(struct cramfs_xip_sb_info *sbi);
 
 /* xip.c */

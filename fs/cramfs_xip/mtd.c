@@ -78,14 +78,11 @@ int cramfs_xip_fill_super_mtd(struct super_block *sb, struct fs_context *fc)
 		sbi->virt = virt;
 		return cramfs_xip_fill_common(sb, fc);
 	}
-	if (!err) {
+	if (!err)
 		mtd_unpoint(mtd, 0, sbi->medium_size);
-		pr_info("(%s): MTD point maps %zu of %zu bytes: reading with mtd_read instead\n",
-			sb->s_id, sbi->medium_size, len);
-	} else if (err != -EOPNOTSUPP) {
-		pr_info("(%s): MTD point failed (%d): reading with mtd_read instead\n", sb->s_id,
-			err);
-	}
+	if (err != -EOPNOTSUPP)
+		pr_info("(%s): MTD point maps %zu of %zu bytes (%d): using mtd_read\n", sb->s_id,
+			err ? 0 : sbi->medium_size, len, err);
 	sbi->medium = &cramfs_xip_mtd_read_medium;
 	sbi->medium_size = len;
 	sbi->phys = 0;

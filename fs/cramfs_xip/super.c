@@ -141,28 +141,19 @@ static int cramfs_xip_remount_check(struct fs_context *fc, struct super_block *s
 				    const struct cramfs_xip_options *new)
 {
 	const struct cramfs_xip_options *cur = &CRAMFS_XIP_SB(sb)->opt;
+	const char *what = NULL;
 
-	if (new->crc && !cur->crc) {
-		errorf(fc, "cramfs: %s: remount cannot add crc: the CRC is checked at mount",
-		       sb->s_id);
-		return -EINVAL;
-	}
-	if (new->strict && !cur->strict) {
-		errorf(fc, "cramfs: %s: remount cannot add strict: mount with it", sb->s_id);
-		return -EINVAL;
-	}
-	if (new->physaddr && new->physaddr != cur->physaddr) {
-		if (cur->physaddr)
-			errorf(fc, "cramfs: %s: remount cannot change physaddr= (mounted with physaddr=%pa)",
-			       sb->s_id, &cur->physaddr);
-		else
-			errorf(fc, "cramfs: %s: remount cannot change physaddr= (mounted without)",
-			       sb->s_id);
-		return -EINVAL;
-	}
-	if (new->size && new->size != cur->size) {
-		errorf(fc, "cramfs: %s: remount cannot change size= (mounted with %llu)",
-		       sb->s_id, cur->size);
+	if (new->crc && !cur->crc)
+		what = "add crc";
+	else if (new->strict && !cur->strict)
+		what = "add strict";
+	else if (new->physaddr && new->physaddr != cur->physaddr)
+		what = "change physaddr=";
+	else if (new->size && new->size != cur->size)
+		what = "change size=";
+	if (what) {
+		errorf(fc, "cramfs: %s: remount cannot %s: unmount and mount with it", sb->s_id,
+		       what);
 		return -EINVAL;
 	}
 	sync_filesystem(sb);
@@ -375,7 +366,7 @@ int cramfs_xip_fill_common(struct super_block *sb, struct fs_context *fc)
 		pr_info("(%s): mounted %u-byte image at physical %pa%s\n", sb->s_id, sbi->size,
 			&sbi->phys, sbi->opt.crc ? ", CRC checked" : "");
 	else
-		pr_info("(%s): mounted %u-byte image from the %s%s, without execute-in-place (%s): mmap uses the page cache\n",
+		pr_info("(%s): mounted %u-byte image from the %s%s, without execute-in-place: %s\n",
 			sb->s_id, sbi->size, sbi->medium->name,
 			sbi->opt.crc ? ", CRC checked" : "", sbi->medium->no_xip);
 	return 0;
@@ -791,7 +782,7 @@ static int __init cramfs_xip_init(void)
 	err = register_filesystem(&cramfs_xip_fs_type);
 	if (err) {
 		if (err == -EBUSY)
-			pr_err("another filesystem named \"cramfs\" is registered (mainline cramfs built in or loaded?): remove it first\n");
+			pr_err("another filesystem named \"cramfs\" is registered (mainline cramfs?)\n");
 		kmem_cache_destroy(cramfs_xip_inode_cachep);
 	}
 	return err;

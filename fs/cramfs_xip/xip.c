@@ -302,7 +302,7 @@ static unsigned long cramfs_xip_get_unmapped_area(struct file *file, unsigned lo
 		return -ENOSYS;
 	}
 	if (cramfs_xip_direct_busy(sbi->phys + r.offset)) {
-		cramfs_xip_note(file, "pages %lu-%lu: another mapping starts there: a RAM copy (MAP_SHARED: refused)",
+		cramfs_xip_note(file, "pages %lu-%lu: a mapping starts there: RAM copy",
 				pgoff, pgoff + pages - 1);
 		return -ENOSYS;
 	}
