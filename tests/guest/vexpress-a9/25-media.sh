@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# checks: 102
+# checks: 101
 # The image on every medium cramfs_xip serves: a loop device, the SD card, the
 # NOR flash named as /dev/mtdblockN, and block2mtd (an MTD without point):
 # every entry against the host manifest, mappings against read(), unmount
