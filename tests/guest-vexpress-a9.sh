@@ -91,11 +91,15 @@ cp "$x/data/xip-partial.bin" "$x/data/compressed.txt" "$sx/data/"
 "$top/scripts/mkcramfs" -X -R "$work/xip.rules" "$sx" "$img/smallxip.img" > /dev/null
 python3 "$top/tests/lib/badimages.py" crafted "$img/crafted" "$img/smallxip.img" 0x48000000
 # 300 on the default kernel; 100 on the others and the debug kernel (time).
+# The first third of them also through a loop device (all of them in a
+# make badimages run, which sets BADIMAGES).
 nbad=${BADIMAGES:-300}
 [ $variant = $board ] && [ "$kver" = "$KVER_DEFAULT" ] || nbad=${BADIMAGES:-100}
+nloop=${BADIMAGES:-$((nbad / 3))}
 python3 "$top/tests/lib/badimages.py" corpus "$work/stage/badimages" "$nbad" \
 	"$img/tiny.img" "$img/types.img" "$img/smallxip.img"
 echo "$nbad" > "$work/stage/badimages/count"
+echo "$nloop" > "$work/stage/badimages/loop-count"
 # BusyBox and a small compressed file, for the benchmark.
 mkdir -p "$work/trees/busybox/bin" "$work/trees/busybox/etc"
 cp "$CRAMFS_XIP_CACHE/guest-debs/root/bin/busybox" "$work/trees/busybox/bin/"

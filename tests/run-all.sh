@@ -43,12 +43,14 @@ suite_cmd() {
 	esac
 }
 
-# The host tools first, once: the guest suites only use them. Then up to
+# The host tools first, once: the guest suites only use them (the host
+# suite builds its sanitizer variants in its own directory). Then up to
 # $PARALLEL suites at a time (one QEMU each; kernel builds still take turns,
-# scripts/build-kernel.sh holds a lock while it builds).
+# scripts/build-kernel.sh holds a lock while it builds), the longest guest
+# suite beside the host suite.
 make -s -C "$top" tools >&2 || echo "FAIL: make tools" >> "$report"
 parallel=${PARALLEL:-$JOBS}
-suites=${SUITES:-"host vexpress-a9 vexpress-a9-6.12 vexpress-a9-root vexpress-a9-root-6.12 mps2-an385 mps2-an385-6.12"}
+suites=${SUITES:-"vexpress-a9 host vexpress-a9-6.12 vexpress-a9-root vexpress-a9-root-6.12 mps2-an385 mps2-an385-6.12"}
 for s in $suites; do
 	rm -f "$top/build-tests/$s.report"
 	cmd=$(suite_cmd "$s")
@@ -61,8 +63,6 @@ for s in $suites; do
 	done
 	# shellcheck disable=SC2086 # the command and its argument
 	run_suite "$s" $cmd &
-	# The host suite rebuilds tools and runs sanitizers: alone.
-	[ "$s" != host ] || wait
 done
 wait
 for s in $suites; do

@@ -53,6 +53,7 @@ struct cramfs_xip_sb_info {
 	/* A memory-mapped medium: the whole image, never written through; else NULL. */
 	const u8 *virt;
 	phys_addr_t phys;
+	bool xip;			/* pages can be mapped in place: virt, phys, no medium->no_xip */
 	size_t medium_size;		/* bytes of the medium (mapped or readable) from its start */
 	/* Other media: one compressed block read from the medium, under zlib_lock. */
 	void *bounce;
@@ -149,7 +150,7 @@ static inline const u8 *cramfs_xip_map(struct super_block *sb, u32 off, phys_add
 {
 	struct cramfs_xip_sb_info *sbi = CRAMFS_XIP_SB(sb);
 
-	if (!sbi->virt)
+	if (!sbi->xip)
 		return NULL;
 	if (phys)
 		*phys = sbi->phys + off;

@@ -28,6 +28,13 @@ static const struct cramfs_xip_medium cramfs_xip_mtd_point_medium = {
 	.release	= cramfs_xip_mtd_unpoint,
 };
 
+/* Mapped for reading, but the driver (phram, slram) gives no physical address. */
+static const struct cramfs_xip_medium cramfs_xip_mtd_nophys_medium = {
+	.name		= "MTD partition",
+	.no_xip		= "the MTD driver gives no physical address",
+	.release	= cramfs_xip_mtd_unpoint,
+};
+
 static int cramfs_xip_mtd_read(struct super_block *sb, u32 off, u32 len, void *buf)
 {
 	size_t got = 0;
@@ -74,7 +81,15 @@ int cramfs_xip_fill_super_mtd(struct super_block *sb, struct fs_context *fc)
 	 */
 	err = mtd_point(mtd, 0, len, &sbi->medium_size, &virt, &sbi->phys);
 	if (!err && sbi->medium_size == len) {
-		sbi->medium = &cramfs_xip_mtd_point_medium;
+		/*
+		 * Some drivers set no physical address (mtd_point() leaves 0).
+		 * Without an MMU the kernel address is the physical one; with
+		 * one, the image is read in place but not mapped into user space.
+		 */
+		if (!sbi->phys && !IS_ENABLED(CONFIG_MMU))
+			sbi->phys = (uintptr_t)virt;
+		sbi->medium = sbi->phys ? &cramfs_xip_mtd_point_medium :
+					  &cramfs_xip_mtd_nophys_medium;
 		sbi->virt = virt;
 		return cramfs_xip_fill_common(sb, fc);
 	}

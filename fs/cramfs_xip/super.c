@@ -362,7 +362,8 @@ int cramfs_xip_fill_common(struct super_block *sb, struct fs_context *fc)
 	sb->s_root = d_make_root(inode);
 	if (!sb->s_root)
 		return -ENOMEM;
-	if (sbi->virt)
+	sbi->xip = sbi->virt && !sbi->medium->no_xip;
+	if (sbi->xip)
 		pr_info("(%s): mounted %u-byte image at physical %pa%s\n", sb->s_id, sbi->size,
 			&sbi->phys, sbi->opt.crc ? ", CRC checked" : "");
 	else
@@ -720,8 +721,9 @@ static struct dentry *cramfs_xip_mount(struct file_system_type *fs_type, int fla
 		root = mount_mtd(fs_type, flags | SB_RDONLY, dev_name, &m,
 				 cramfs_xip_legacy_fill_mtd);
 	else
-		root = mount_bdev(fs_type, flags | SB_RDONLY, dev_name, &m,
-				  cramfs_xip_legacy_fill_bdev);
+		root = IS_ENABLED(CONFIG_BLOCK) ? mount_bdev(fs_type, flags | SB_RDONLY, dev_name, &m,
+							     cramfs_xip_legacy_fill_bdev) :
+		       ERR_PTR(-EINVAL);
 	/* As cramfs_xip_get_tree(): a shared superblock comes back locked. */
 	refused = IS_ERR(root) || m.attached ? NULL :
 		  cramfs_xip_shared_refused(root->d_sb, &m.sbi->opt);

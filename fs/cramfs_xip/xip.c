@@ -61,7 +61,7 @@ static bool cramfs_xip_page(struct inode *inode, pgoff_t index, u32 *offset)
 	 * table itself was checked against the image at iget. Anything else,
 	 * or a pointer that fails, takes the full path, which says what is wrong.
 	 */
-	if (sbi->virt && index + 1 < nblocks && (sbi->flags & CRAMFS_XIP_FLAG_EXT_BLOCK_POINTERS)) {
+	if (sbi->xip && index + 1 < nblocks && (sbi->flags & CRAMFS_XIP_FLAG_EXT_BLOCK_POINTERS)) {
 		ptr = cramfs_xip_get32(sbi->virt + CRAMFS_XIP_I(inode)->data_offset + index * 4,
 				       sbi->big_endian);
 		if ((ptr & CRAMFS_XIP_BLK_FLAGS) != CRAMFS_XIP_BLK_FLAGS)

@@ -1,14 +1,14 @@
 # SPDX-License-Identifier: GPL-2.0
 # checks: 11
-# Hundreds of mutated images: each mounted, every file read and mapped, once
-# from the psram (an MTD mapped in place) and once through a loop device (a
-# block device, the path syzbot drives). A run passes when the guest
-# survives it and the kernel log shows no kernel report.
+# Hundreds of mutated images: each mounted, every file read and mapped from
+# the psram (an MTD mapped in place), and the first of them (as many as
+# /badimages/loop-count says) again through a loop device (a block device,
+# the path syzbot drives). A run passes when the guest survives it and the
+# kernel log shows no kernel report.
 # The console stays quiet during the run (thousands of rate-limited image
 # errors); instead the kernel log is read after each image, and every report
 # in it is copied to the console ("KLOG"), where the host's judge sees it.
 PSRAM=$(mtdnum 48000000.psram)
-want=$(cat /badimages/count)
 
 # attach IMAGE: the image on the medium under test; its mount source on stdout.
 attach_psram() { cat "$1" > /dev/mtd$PSRAM && echo mtd$PSRAM; }
@@ -16,8 +16,9 @@ detach_psram() { :; }
 attach_loop() { losetup -r /dev/loop1 "$1" && echo /dev/loop1; }
 detach_loop() { losetup -d /dev/loop1; }
 
-# corpus MEDIUM: every image through attach_MEDIUM, mounted, read, mapped.
+# corpus MEDIUM N: the first N images through attach_MEDIUM, mounted, read, mapped.
 corpus() {
+	want=$2
 	total=0
 	unattached=0
 	mounted=0
@@ -26,7 +27,7 @@ corpus() {
 	reports=0
 	dmesg -c > /dev/null
 	echo 1 > /proc/sys/kernel/printk
-	for f in /badimages/*.img; do
+	for f in $(ls /badimages/*.img | head -n "$want"); do
 		total=$((total + 1))
 		src=$(attach_$1 "$f") || unattached=$((unattached + 1))
 		if [ -n "$src" ] && mount -t cramfs "$src" /mnt 2>/dev/null; then
@@ -64,6 +65,6 @@ corpus() {
 		test $reports -eq 0
 }
 
-corpus psram
-corpus loop
+corpus psram "$(cat /badimages/count)"
+corpus loop "$(cat /badimages/loop-count)"
 check "bad images: the module unloads afterwards" sh -c 'rmmod cramfs_xip && insmod /lib/modules/cramfs_xip.ko'
