@@ -32,8 +32,11 @@ footprint_block() {	# footprint_block MODULE KO NAME
 	sync
 	echo 3 > /proc/sys/vm/drop_caches
 	insmod "$2" || return
+	# What drop_caches and insmod free after an RCU grace period, first.
+	sleep 1
 	m1=$(kmem)
 	mount -t cramfs /dev/mmcblk0 /mnt || { rmmod "$3"; return; }
+	sleep 1
 	m2=$(kmem)
 	c2=$(meminfo Cached)
 	find /mnt -type f -exec cat {} + > /dev/null
