@@ -50,6 +50,13 @@ for m in cramfs_xip mainline mainline cramfs_xip mainline cramfs_xip cramfs_xip 
 		"$top/tests/guest-vexpress-a9.sh" --bench >> "$res"
 	r=$((r + 1))
 done
+# Where the time goes (BENCH_TRACE=1): one more boot, of a kernel with
+# ftrace's function_graph tracer (one more kernel build), under -icount.
+if [ -n "${BENCH_TRACE:-}" ]; then
+	GUEST_QEMU="-icount shift=3,sleep=off" GUEST_APPEND="bench_trace=1" \
+		GUEST_TIMEOUT=${GUEST_TIMEOUT:-900} \
+		"$top/tests/guest-vexpress-a9.sh" --bench --trace >> "$res"
+fi
 # need KIND...: each kind of figure is in the results, or the run failed.
 need() {
 	local k

@@ -3,7 +3,7 @@
 #
 # Boot the vexpress-a9 board (Cortex-A9, MMU) in QEMU and run the guest tests
 # in tests/guest/vexpress-a9/ against cramfs_xip.ko and mainline cramfs.ko.
-#   tests/guest-vexpress-a9.sh [--bench|--badimages] [--debug] [KERNEL_VERSION]
+#   tests/guest-vexpress-a9.sh [--bench|--badimages] [--debug|--trace] [KERNEL_VERSION]
 # Prints "PASS: name" / "FAIL: name" per check. Everything it makes, and the
 # guest's console log, is under build-tests/vexpress-a9-<version>/.
 # With --bench it runs tests/guest/bench/ instead and prints the guest's BENCH lines
@@ -11,7 +11,8 @@
 # GUEST_QEMU: more QEMU options, e.g. -icount);
 # with --badimages, only the bad-image run, over $BADIMAGES images from
 # $BADIMAGES_START (tests/badimages.sh runs many such boots).
-# --debug uses the debug kernel (KASAN, kmemleak, lockdep: debug.config).
+# --debug uses the debug kernel (KASAN, kmemleak, lockdep: debug.config);
+# --trace the tracing kernel (function_graph: trace.config).
 set -euo pipefail
 . "$(dirname "$0")/../scripts/common.sh"
 . "$CRAMFS_XIP_TOP/tests/lib/initramfs.sh"
@@ -33,6 +34,10 @@ while [ $# -gt 0 ]; do
 		variant=$board-debug
 		mem=256M
 		timeout_s=${GUEST_TIMEOUT:-1200}
+		;;
+	--trace)
+		fragments+=("$CRAMFS_XIP_TOP/tests/boards/$board/trace.config")
+		variant=$board-trace
 		;;
 	*) break ;;
 	esac

@@ -50,7 +50,8 @@ static bool cramfs_xip_page(struct inode *inode, pgoff_t index, u32 *offset)
 	phys_addr_t phys;
 	u32 ptr;
 
-	if (index >= nblocks)
+	/* Without extended pointers no block is direct (data.c refuses their flags). */
+	if (index >= nblocks || !(sbi->flags & CRAMFS_XIP_FLAG_EXT_BLOCK_POINTERS))
 		return false;
 	/*
 	 * A whole page (not the file's last) of a mapped image, the case of
@@ -61,7 +62,7 @@ static bool cramfs_xip_page(struct inode *inode, pgoff_t index, u32 *offset)
 	 * table itself was checked against the image at iget. Anything else,
 	 * or a pointer that fails, takes the full path, which says what is wrong.
 	 */
-	if (sbi->xip && index + 1 < nblocks && (sbi->flags & CRAMFS_XIP_FLAG_EXT_BLOCK_POINTERS)) {
+	if (sbi->xip && index + 1 < nblocks) {
 		ptr = cramfs_xip_get32(sbi->virt + CRAMFS_XIP_I(inode)->data_offset + index * 4,
 				       sbi->big_endian);
 		if ((ptr & CRAMFS_XIP_BLK_FLAGS) != CRAMFS_XIP_BLK_FLAGS)

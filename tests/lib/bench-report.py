@@ -65,6 +65,7 @@ def main():
     fig.savefig(f"{doc}/bench-ram.png", dpi=100)
     md += image_sizes(lines, doc)
     md += speed(lines)
+    md += trace(lines)
     md += footprint(lines)
     md += nommu(lines)
     with open(f"{doc}/benchmarks.md", "w") as f:
@@ -166,6 +167,41 @@ def speed(lines):
             ratio = med(am.values()) / med(bm.values())
             md.append(f"| {desc} ({len(am)}+{len(bm)} rounds of {reps}) | {img} | {cell(am)} | "
                       f"{cell(bm)} | {ratio:.2f} [{min(pairs):.2f} – {max(pairs):.2f}] |")
+    return md + [""]
+
+
+TRACED = (("mount", "mount(2) + umount(2), 5 times (XIP image)"),
+          ("readall-xip", "read every file, cold (XIP image)"),
+          ("exec-xip", "`busybox true`, 5 times, cold (XIP image)"),
+          ("readall-zlib", "read every file, cold (compressed image)"),
+          ("exec-zlib", "`busybox true`, 5 times, cold (compressed image)"))
+
+
+def trace(lines):
+    """BENCH trace MODULE WHAT FUNCTION calls=N total_us=T: the top functions."""
+    top = {}
+    for f in lines:
+        if f[1] == "trace" and len(f) == 7:
+            kv = dict(x.split("=") for x in f[5:])
+            top.setdefault((f[2], f[3]), []).append(
+                (f[4], int(kv["calls"]), float(kv["total_us"])))
+    if not top:
+        return []
+    md = ["## Where the time goes (ftrace)", "",
+          "The speed rows once more, in one boot of a kernel with ftrace's `function_graph` "
+          "tracer (`BENCH_TRACE=1 make bench`, one more kernel build), under `-icount`, each "
+          "module in turn: every function of the filesystem (`cramfs_xip_*`, `cramfs_*`) is "
+          "a graph root, and its time includes what it calls elsewhere in the kernel "
+          "(zlib, page tables, the MTD). Functions called from one another count in both, so "
+          "the column does not add up. Tracing adds its own cost to every call traced. "
+          "The functions with the most time, with their calls, in µs:", "",
+          "| measurement | cramfs_xip | mainline |", "| --- | --- | --- |"]
+    for what, desc in TRACED:
+        cells = []
+        for mod in ("cramfs_xip", "mainline"):
+            rows = sorted(top.get((mod, what), []), key=lambda r: -r[2])[:4]
+            cells.append("<br>".join(f"`{n}` {c}× {t:,.0f}" for n, c, t in rows) or "-")
+        md.append(f"| {desc} | {cells[0]} | {cells[1]} |")
     return md + [""]
 
 

@@ -4,7 +4,7 @@
 # Prints: BENCH ram MODULE IMAGE N MEMFREE_DROP_KB CACHED_GROWTH_KB RSS_KB PSS_KB ANON_KB
 # TEXT_RSS_KB (the last: RAM pages mapped as BusyBox's text, summed; XIP maps none).
 # Not in the boots that measure speed (tests/bench.sh).
-[ -z "${bench_module:-}" ] || return 0
+[ -z "${bench_module:-}${bench_trace:-}" ] || return 0
 echo 1 > /proc/sys/kernel/printk
 meminfo() { sed -n "s/^$1: *\([0-9]*\) kB/\1/p" /proc/meminfo; }
 sum_rollup() {	# sum_rollup FIELD PIDS...

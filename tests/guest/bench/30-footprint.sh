@@ -8,7 +8,7 @@
 # BENCH footprint MODULE load KB mount KB zlib KB, and for a block device
 # BENCH footprint-block MODULE mount KB read KB cache KB.
 # Not in the boots that measure speed (tests/bench.sh).
-[ -z "${bench_module:-}" ] || return 0
+[ -z "${bench_module:-}${bench_trace:-}" ] || return 0
 ROUNDS=${ROUNDS:-7}
 kmem() { echo $(($(meminfo Slab) + $(meminfo VmallocUsed))); }
 footprint() {	# footprint MODULE KO NAME: one round, appended to /tmp/fp-MODULE
