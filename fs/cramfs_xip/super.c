@@ -477,23 +477,16 @@ static void cramfs_xip_kill_sb(struct super_block *sb)
 static int cramfs_xip_parse_option(struct fs_context *fc, struct cramfs_xip_options *opt,
 				   const char *key, const char *value)
 {
+	bool *flag = !strcmp(key, "crc") ? &opt->crc : !strcmp(key, "strict") ? &opt->strict : NULL;
 	char *end;
 	u64 v;
 
-	if (!strcmp(key, "crc")) {
+	if (flag) {
 		if (value) {
-			errorf(fc, "cramfs: crc takes no value");
+			errorf(fc, "cramfs: %s takes no value", key);
 			return -EINVAL;
 		}
-		opt->crc = true;
-		return 0;
-	}
-	if (!strcmp(key, "strict")) {
-		if (value) {
-			errorf(fc, "cramfs: strict takes no value");
-			return -EINVAL;
-		}
-		opt->strict = true;
+		*flag = true;
 		return 0;
 	}
 	if (!strcmp(key, "physaddr")) {

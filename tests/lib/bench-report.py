@@ -205,6 +205,13 @@ def trace(lines):
     return md + [""]
 
 
+def module_rows(cells):
+    """Table rows, one per module that has figures in @cells, then a blank line."""
+    return [f"| {name} | " + " | ".join(cells[mod]) + " |"
+            for mod, name in (("cramfs_xip", "cramfs_xip.ko"), ("mainline", "cramfs.ko"))
+            if mod in cells] + [""]
+
+
 def footprint(lines):
     fp = {f[2]: (int(f[4]), int(f[6]), int(f[8])) for f in lines if f[1] == "footprint"}
     ko = {f[2]: f[3:6] for f in lines if f[1] == "kosize"}
@@ -238,10 +245,7 @@ def footprint(lines):
                "above, mounted or not.", "",
                "| module | mount kB | reading every file kB | page cache kB |",
                "| --- | ---: | ---: | ---: |"]
-        for mod, name in (("cramfs_xip", "cramfs_xip.ko"), ("mainline", "cramfs.ko")):
-            if mod in fpb:
-                md.append(f"| {name} | " + " | ".join(fpb[mod]) + " |")
-        md.append("")
+        md += module_rows(fpb)
     sec = {f[2]: f[3:8] for f in lines if f[1] == "kosections"}
     if sec:
         md += ["Where `size`'s *text* goes, in bytes: code (`.text`, `.init.text`, "
@@ -250,10 +254,7 @@ def footprint(lines):
                "parameters).", "",
                "| module | code | strings | other rodata | unwind | rest |",
                "| --- | ---: | ---: | ---: | ---: | ---: |"]
-        for mod, name in (("cramfs_xip", "cramfs_xip.ko"), ("mainline", "cramfs.ko")):
-            if mod in sec:
-                md.append(f"| {name} | " + " | ".join(sec[mod]) + " |")
-        md.append("")
+        md += module_rows(sec)
     for mod, name in (("cramfs_xip", "cramfs_xip.ko"), ("mainline", "cramfs.ko")):
         funcs = [(f[3], int(f[4])) for f in lines if f[1] == "kofunc" and f[2] == mod]
         if funcs:

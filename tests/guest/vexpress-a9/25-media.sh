@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# checks: 101
+# checks: 102
 # The image on every medium cramfs_xip serves: a loop device, the SD card, the
 # NOR flash named as /dev/mtdblockN, and block2mtd (an MTD without point):
 # every entry against the host manifest, mappings against read(), unmount
@@ -117,6 +117,8 @@ rmmod block2mtd
 losetup -r /dev/loop0 /images/xip.img
 refuse "strict refuses a block device" "strict: no execute-in-place" \
 	mount -t cramfs -o strict /dev/loop0 /mnt
+refuse "strict with a value is refused" "strict takes no value" \
+	mount -t cramfs -o strict=1 mtd:fs_partition /mnt
 check "strict mounts the NOR flash" mount -t cramfs -o strict mtd:fs_partition /mnt
 check "strict shows in /proc/mounts" grep -q "^mtd:fs_partition /mnt cramfs ro,.*strict" /proc/mounts
 check "remount with strict again" mount -o remount,ro,strict /mnt
