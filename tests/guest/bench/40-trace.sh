@@ -22,12 +22,16 @@ trace_op() {	# trace_op MODULE WHAT PATTERN CMD...: trace CMD, report PATTERN's 
 	echo 0 > $T/tracing_on
 	echo nop > $T/current_tracer
 	echo > $T/trace
+	echo 16384 > $T/buffer_size_kb
 	echo "$pat" > $T/set_graph_function
 	echo function_graph > $T/current_tracer
 	echo funcgraph-tail > $T/trace_options
 	echo 1 > $T/tracing_on
 	"$@" > /dev/null 2>&1
 	echo 0 > $T/tracing_on
+	# A full ring buffer drops the oldest events: say so beside the figures.
+	lost=$(sed -n 's/^overrun: *//p' $T/per_cpu/cpu0/stats)
+	[ "${lost:-0}" = 0 ] || echo "BENCH trace-overrun $m $what $lost events lost"
 	# "dur us |  func();" (a leaf) or "dur us |  } /* func */" (a return).
 	awk -v m="$m" -v w="$what" -v pat="^${pat%\*}" '
 		/ us +\|/ {
