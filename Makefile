@@ -12,6 +12,9 @@ DESTDIR ?=
 HOSTCC ?= cc
 HOST_CFLAGS ?= -O2 -g -Wall -Wextra -Werror=implicit-function-declaration
 
+# What the module serves besides memory-mapped MTDs (fs/cramfs_xip/Kconfig; all
+# y unless given, e.g. make CONFIG_CRAMFS_XIP_PHYSADDR=n leaves physaddr= out):
+# CONFIG_CRAMFS_XIP_PHYSADDR, CONFIG_CRAMFS_XIP_BLOCKDEV, CONFIG_CRAMFS_XIP_MTD_READ.
 KBUILD_ARGS := -C $(KDIR) M=$(CURDIR) CONFIG_CRAMFS_XIP=m
 ifneq ($(ARCH),)
 KBUILD_ARGS += ARCH=$(ARCH)

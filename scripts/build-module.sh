@@ -3,12 +3,15 @@
 #
 # Build cramfs_xip.ko against a kernel build, from a copy of the sources, so
 # that builds for several kernels never share objects:
-#   scripts/build-module.sh KBUILD OUTDIR   -> OUTDIR/fs/cramfs_xip/cramfs_xip.ko
+#   scripts/build-module.sh KBUILD OUTDIR [VAR=VALUE...]
+#                                  -> OUTDIR/fs/cramfs_xip/cramfs_xip.ko
+# (VAR=VALUE: make variables, e.g. CONFIG_CRAMFS_XIP_PHYSADDR=n.)
 # Unchanged files are not copied again, so kbuild rebuilds only what changed.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 kb=${1:?usage: build-module.sh KBUILD OUTDIR}
 out=${2:?}
+shift 2
 mkdir -p "$out/fs/cramfs_xip"
 sync_file() { cmp -s "$1" "$2" || cp "$1" "$2"; }
 sync_file "$CRAMFS_XIP_TOP/Kbuild" "$out/Kbuild"
@@ -19,4 +22,4 @@ for f in "$CRAMFS_XIP_TOP"/fs/cramfs_xip/*; do
 	esac
 	[ -f "$f" ] && sync_file "$f" "$out/fs/cramfs_xip/${f##*/}"
 done
-make -s -C "$out" KDIR="$kb" ARCH=arm CROSS_COMPILE="$CROSS_COMPILE" modules
+make -s -C "$out" KDIR="$kb" ARCH=arm CROSS_COMPILE="$CROSS_COMPILE" "$@" modules

@@ -104,5 +104,19 @@ for m in "cramfs_xip $top/build-tests/module-vexpress-a9-$KVER_DEFAULT/fs/cramfs
 	done >> "$res"
 done
 
+# The module with each medium left out (fs/cramfs_xip/Kconfig), and with all
+# of them: memory-mapped MTDs only.
+for v in "physaddr= CONFIG_CRAMFS_XIP_PHYSADDR=n" "block-devices CONFIG_CRAMFS_XIP_BLOCKDEV=n" \
+	"mtd_read CONFIG_CRAMFS_XIP_MTD_READ=n" \
+	"all-three CONFIG_CRAMFS_XIP_PHYSADDR=n CONFIG_CRAMFS_XIP_BLOCKDEV=n CONFIG_CRAMFS_XIP_MTD_READ=n"; do
+	set -- $v
+	name=$1
+	shift
+	"$top/scripts/build-module.sh" "$kb" "$top/build-tests/module-size-$name" "$@" >&2
+	echo "BENCH kovariant $name $("${CROSS_COMPILE}size" \
+		"$top/build-tests/module-size-$name/fs/cramfs_xip/cramfs_xip.ko" | tail -n 1 |
+		awk '{print $1}')" >> "$res"
+done
+
 /usr/bin/python3 "$top/tests/lib/bench-report.py" "$res" "$top/Documentation"
 cat "$top/Documentation/benchmarks.md"

@@ -54,6 +54,9 @@ kb=$("$top/scripts/build-kernel.sh" "$board" "$kver" "${fragments[@]}")
 log "kernel: $kb"
 module=$top/build-tests/module-$variant-$kver
 "$top/scripts/build-module.sh" "$kb" "$module" >&2
+# The same module for memory-mapped MTDs only (28-mtd-only.sh).
+"$top/scripts/build-module.sh" "$kb" "$module-mtd-only" CONFIG_CRAMFS_XIP_PHYSADDR=n \
+	CONFIG_CRAMFS_XIP_BLOCKDEV=n CONFIG_CRAMFS_XIP_MTD_READ=n >&2
 make -s -C "$top" tools >&2
 
 rm -rf "$work"
@@ -154,6 +157,8 @@ cp -a "$groot/usr/lib" "$work/stage/usr/" 2>/dev/null || true
 for t in flash_erase flashcp mtdinfo; do cp "$groot/usr/sbin/$t" "$work/stage/usr/sbin/"; done
 rm -rf "$work/stage/usr/lib/arm-linux-gnueabihf/gconv" "$work/stage/usr/share"
 cp "$module/fs/cramfs_xip/cramfs_xip.ko" "$work/stage/lib/modules/"
+mkdir -p "$work/stage/lib/modules/mtd-only"
+cp "$module-mtd-only/fs/cramfs_xip/cramfs_xip.ko" "$work/stage/lib/modules/mtd-only/"
 for m in fs/cramfs/cramfs.ko drivers/mtd/devices/block2mtd.ko drivers/mtd/devices/mtdram.ko \
 	drivers/block/brd.ko; do
 	cp "$kb/$m" "$work/stage/lib/modules/"

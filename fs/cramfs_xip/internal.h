@@ -40,6 +40,20 @@ struct cramfs_xip_medium {
 	void (*release)(struct super_block *sb);
 };
 
+/*
+ * What this build serves besides MTDs that can be memory-mapped (Kconfig, or
+ * the make variables of the same names out of tree; all on by default):
+ * images at a physical address (physaddr=), on block devices, and on MTDs
+ * without point, read with mtd_read(). A kernel that has no use for one
+ * leaves its code out.
+ */
+#define CRAMFS_XIP_PHYSADDR	IS_ENABLED(CONFIG_CRAMFS_XIP_PHYSADDR)
+#define CRAMFS_XIP_BLOCKDEV	(IS_ENABLED(CONFIG_BLOCK) && IS_ENABLED(CONFIG_CRAMFS_XIP_BLOCKDEV))
+#define CRAMFS_XIP_MTD_READ	(IS_ENABLED(CONFIG_MTD) && IS_ENABLED(CONFIG_CRAMFS_XIP_MTD_READ))
+#if !IS_ENABLED(CONFIG_MTD) && !CRAMFS_XIP_BLOCKDEV && !CRAMFS_XIP_PHYSADDR
+#error "cramfs_xip: this kernel has no MTD: build with CONFIG_CRAMFS_XIP_PHYSADDR or _BLOCKDEV"
+#endif
+
 /* Where a mount finds its image: physaddr=, an MTD, or a block device. */
 enum cramfs_xip_source {
 	CRAMFS_XIP_ON_PHYS,

@@ -432,10 +432,13 @@ static int cramfs_xip_source(struct fs_context *fc, const char *source)
 
 	if (IS_ENABLED(CONFIG_MTD) && (!source || named || cramfs_xip_mtdblock(source)))
 		return CRAMFS_XIP_ON_MTD;
-	if (IS_ENABLED(CONFIG_BLOCK) && !named)
+	if (CRAMFS_XIP_BLOCKDEV && !named)
 		return CRAMFS_XIP_ON_BDEV;
-	errorf(fc, "cramfs: %s: this kernel has no %s: mount with -o physaddr=<address of the image>",
-	       source ? source : "(no source)", named ? "MTD" : "block devices");
+	errorf(fc, "cramfs: %s: %s%s", source ? source : "(no source)",
+	       named ? "this kernel has no MTD" :
+	       !IS_ENABLED(CONFIG_BLOCK) ? "this kernel has no block devices" :
+	       "this cramfs_xip is built without block devices (CONFIG_CRAMFS_XIP_BLOCKDEV)",
+	       CRAMFS_XIP_PHYSADDR ? ": mount with -o physaddr=<address of the image>" : "");
 	return -EINVAL;
 }
 
@@ -455,7 +458,7 @@ static void cramfs_xip_kill_sb(struct super_block *sb)
 	 */
 	if (cramfs_xip_on_mtd(sb))
 		generic_shutdown_super(sb);
-	else if (IS_ENABLED(CONFIG_BLOCK) && sbi && sbi->on == CRAMFS_XIP_ON_BDEV)
+	else if (CRAMFS_XIP_BLOCKDEV && sbi && sbi->on == CRAMFS_XIP_ON_BDEV)
 		kill_block_super(sb);
 	else
 		kill_anon_super(sb);
@@ -488,6 +491,10 @@ static int cramfs_xip_parse_option(struct fs_context *fc, struct cramfs_xip_opti
 		}
 		*flag = true;
 		return 0;
+	}
+	if (!CRAMFS_XIP_PHYSADDR && (!strcmp(key, "physaddr") || !strcmp(key, "size"))) {
+		errorf(fc, "cramfs: %s= is not built in (CONFIG_CRAMFS_XIP_PHYSADDR)", key);
+		return -EINVAL;
 	}
 	if (!strcmp(key, "physaddr")) {
 		if (!value || kstrtou64(value, 0, &v) || !v || v != (phys_addr_t)v) {
@@ -577,7 +584,7 @@ static int cramfs_xip_get_tree(struct fs_context *fc)
 		return err;
 	/* Nothing is ever written: a block device is opened read-only. */
 	fc->sb_flags |= SB_RDONLY;
-	if (opt.physaddr)
+	if (CRAMFS_XIP_PHYSADDR && opt.physaddr)
 		return get_tree_nodev(fc, cramfs_xip_fill_super_phys);
 	err = cramfs_xip_source(fc, fc->source);
 	if (err < 0)
@@ -587,8 +594,7 @@ static int cramfs_xip_get_tree(struct fs_context *fc)
 	if (IS_ENABLED(CONFIG_MTD) && err == CRAMFS_XIP_ON_MTD)
 		err = get_tree_mtd(fc, cramfs_xip_fill_super_mtd);
 	else
-		err = IS_ENABLED(CONFIG_BLOCK) ? get_tree_bdev(fc, cramfs_xip_fill_super_bdev) :
-		      -EINVAL;
+		err = CRAMFS_XIP_BLOCKDEV ? get_tree_bdev(fc, cramfs_xip_fill_super_bdev) : -EINVAL;
 	if (err)
 		return err;
 	/* The superblock of a device mounted already comes back locked. */
@@ -703,19 +709,20 @@ static struct dentry *cramfs_xip_mount(struct file_system_type *fs_type, int fla
 		kfree(m.sbi);
 		return ERR_PTR(ret);
 	}
-	ret = m.sbi->opt.physaddr ? CRAMFS_XIP_ON_PHYS : cramfs_xip_source(NULL, dev_name);
+	ret = CRAMFS_XIP_PHYSADDR && m.sbi->opt.physaddr ? CRAMFS_XIP_ON_PHYS :
+	      cramfs_xip_source(NULL, dev_name);
 	if (ret >= 0)
 		m.sbi->on = ret;
 	if (ret < 0)
 		root = ERR_PTR(ret);
-	else if (ret == CRAMFS_XIP_ON_PHYS)
+	else if (CRAMFS_XIP_PHYSADDR && ret == CRAMFS_XIP_ON_PHYS)
 		root = mount_nodev(fs_type, flags | SB_RDONLY, &m, cramfs_xip_legacy_fill_phys);
 	else if (IS_ENABLED(CONFIG_MTD) && ret == CRAMFS_XIP_ON_MTD)
 		root = mount_mtd(fs_type, flags | SB_RDONLY, dev_name, &m,
 				 cramfs_xip_legacy_fill_mtd);
 	else
-		root = IS_ENABLED(CONFIG_BLOCK) ? mount_bdev(fs_type, flags | SB_RDONLY, dev_name, &m,
-							     cramfs_xip_legacy_fill_bdev) :
+		root = CRAMFS_XIP_BLOCKDEV ? mount_bdev(fs_type, flags | SB_RDONLY, dev_name, &m,
+							cramfs_xip_legacy_fill_bdev) :
 		       ERR_PTR(-EINVAL);
 	/* As cramfs_xip_get_tree(): a shared superblock comes back locked. */
 	refused = IS_ERR(root) || m.attached ? NULL :

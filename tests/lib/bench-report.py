@@ -246,6 +246,20 @@ def footprint(lines):
                "| module | mount kB | reading every file kB | page cache kB |",
                "| --- | ---: | ---: | ---: |"]
         md += module_rows(fpb)
+    var = {f[2]: int(f[3]) for f in lines if f[1] == "kovariant"}
+    if var and "cramfs_xip" in ko:
+        full = int(ko["cramfs_xip"][0])
+        names = {"physaddr=": "without `physaddr=` (`CONFIG_CRAMFS_XIP_PHYSADDR=n`)",
+                 "block-devices": "without block devices (`CONFIG_CRAMFS_XIP_BLOCKDEV=n`)",
+                 "mtd_read": "without `mtd_read` (`CONFIG_CRAMFS_XIP_MTD_READ=n`)",
+                 "all-three": "memory-mapped MTDs only (all three `=n`)"}
+        md += ["cramfs_xip.ko's `size` text with the media a kernel may not need left out "
+               "(`make CONFIG_CRAMFS_XIP_...=n`, or Kconfig in a kernel tree; the guest "
+               "tests run the MTD-only build too):", "",
+               "| build | text | saved |", "| --- | ---: | ---: |",
+               f"| everything (default) | {full} | |"]
+        md += [f"| {names.get(n, n)} | {t} | {full - t} |" for n, t in var.items()]
+        md.append("")
     sec = {f[2]: f[3:8] for f in lines if f[1] == "kosections"}
     if sec:
         md += ["Where `size`'s *text* goes, in bytes: code (`.text`, `.init.text`, "
