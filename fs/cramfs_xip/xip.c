@@ -100,6 +100,37 @@ struct cramfs_xip_run {
 	u32 next_offset;
 };
 
+/*
+ * In a mapped image, how far the run that page @r->pgoff (in place at
+ * @r->offset) starts goes on, from its pointer words alone: each must be
+ * the first one plus a page, which makes it direct and plain, page-aligned
+ * and next in flash. The file's last page is left to cramfs_xip_page() (its
+ * tail must be zero) and the run to the image's end, so the checks are those
+ * of cramfs_xip_page() made once for the run: program text is one run of
+ * hundreds of pages, and this is one load and one compare per page.
+ */
+static unsigned long cramfs_xip_run_length(struct inode *inode, struct cramfs_xip_run *r,
+					   unsigned long pages)
+{
+	struct cramfs_xip_sb_info *sbi = CRAMFS_XIP_SB(inode->i_sb);
+	u32 nblocks = DIV_ROUND_UP(i_size_read(inode), PAGE_SIZE);
+	const u8 *ptrs;
+	unsigned long n, limit;
+	u32 first;
+
+	if (!sbi->xip || r->pgoff + 1 >= nblocks)
+		return 1;
+	ptrs = sbi->virt + CRAMFS_XIP_I(inode)->data_offset + r->pgoff * 4;
+	first = cramfs_xip_get32(ptrs, sbi->big_endian);
+	limit = min3(pages, (unsigned long)(nblocks - 1 - r->pgoff),
+		     (unsigned long)(sbi->size - r->offset) >> PAGE_SHIFT);
+	for (n = 1; n < limit; n++)
+		if (cramfs_xip_get32(ptrs + n * 4, sbi->big_endian) !=
+		    first + (n << (PAGE_SHIFT - CRAMFS_XIP_BLK_DIRECT_PTR_SHIFT)))
+			break;
+	return n;
+}
+
 /* How many of @pages pages from @r->pgoff on form one consecutive run in flash. */
 static void cramfs_xip_find_run(struct inode *inode, struct cramfs_xip_run *r,
 				unsigned long pages)
@@ -107,12 +138,13 @@ static void cramfs_xip_find_run(struct inode *inode, struct cramfs_xip_run *r,
 	u32 off;
 
 	r->next_ok = false;
-	for (r->run = 0; r->run < pages; r->run++) {
+	r->run = 0;
+	if (!pages || !cramfs_xip_page(inode, r->pgoff, &r->offset))
+		return;
+	for (r->run = cramfs_xip_run_length(inode, r, pages); r->run < pages; r->run++) {
 		if (!cramfs_xip_page(inode, r->pgoff + r->run, &off))
 			return;
-		if (r->run == 0) {
-			r->offset = off;
-		} else if (off != r->offset + r->run * PAGE_SIZE) {
+		if (off != r->offset + r->run * PAGE_SIZE) {
 			r->next_ok = true;
 			r->next_offset = off;
 			return;

@@ -136,6 +136,14 @@ def crafted(out, xip_image, psram_phys):
     set_ptr(img, "/data/xip-partial.bin", 1, direct | (len(seed) >> 2))
     open(f"{out}/direct-past-end.img", "wb").write(pad(img))
 
+    img = bytearray(seed)   # the image ends one page into a file's run of direct pages
+    _, entries = walk(seed)
+    e = next(e for p, _, e in entries if p == "/data/xip-partial.bin")
+    first = struct.unpack_from("<I", seed, e["offset"])[0]
+    assert first & direct == direct, "xip-partial.bin should start with a direct plain page"
+    struct.pack_into("<I", img, 4, ((first & ~direct) << 2) + 4096)
+    open(f"{out}/run-past-end.img", "wb").write(pad(img))
+
     img = bytearray(seed)   # superblock size 0
     struct.pack_into("<I", img, 4, 0)
     open(f"{out}/size-zero.img", "wb").write(pad(img))

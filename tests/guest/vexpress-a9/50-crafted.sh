@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# checks: 13
+# checks: 15
 # One crafted image per hole mainline cramfs 6.1 has: ours must refuse or fail
 # the read with a message, never hand out memory outside the image.
 PSRAM=$(mtdnum 48000000.psram)
@@ -28,6 +28,15 @@ check "direct pointer past the image end: read() fails" \
 xiptest touch /mnt/data/xip-partial.bin > /tmp/touch.out
 check "direct pointer past the image end: page 1 (the bad pointer) faults: $(head -n 1 /tmp/touch.out)" \
 	grep -q '^/mnt/data/xip-partial.bin: faults at: \(.* \)\?1\( \|$\)' /tmp/touch.out
+umount /mnt
+
+# The image ends one page into xip-partial.bin, whose pages lie one after
+# the other in flash: the run mapped in place must stop at the image's end.
+load run-past-end
+check "image ending inside a run of direct pages: mounts" mount -t cramfs mtd$PSRAM /mnt
+xiptest touch /mnt/data/xip-partial.bin > /tmp/touch.out
+check "image ending inside a run of direct pages: pages 1-3, past its end, fault: $(head -n 1 /tmp/touch.out)" \
+	grep -qx '/mnt/data/xip-partial.bin: faults at: 1 2 3' /tmp/touch.out
 umount /mnt
 
 load size-zero
