@@ -288,9 +288,9 @@ def nommu(lines):
         if m:
             f = m[2].split()
             sp[m[1]] = dict(zip(f[::2], (int(x) for x in f[1::2])))
-        m = re.match(r"BENCH nommu-ram (.+) xip (\d+) zlib (\d+)$", t)
+        m = re.match(r"BENCH nommu-ram (.+) xip (\d+) slab (-?\d+) zlib (\d+) slab (-?\d+)$", t)
         if m:
-            ram[m[1]] = (int(m[2]), int(m[3]))
+            ram[m[1]] = (int(m[2]), int(m[3]), int(m[4]), int(m[5]))
         m = re.match(r"BENCH nommu-footprint (.+) load (\d+) mount (\d+) "
                      r"first-decompression (\d+) kB$", t)
         if m:
@@ -307,10 +307,11 @@ def nommu(lines):
           "(68 KiB, 64 of them read-only text) cost, stacks included: stored for XIP "
           "its text is the flash itself; stored compressed, its text runs from a copy "
           "in RAM, and the difference between the columns is that copy.", "",
-          "| module | 4 instances, XIP: MemFree drop kB | compressed: MemFree drop kB |",
-          "| --- | ---: | ---: |"]
+          "| module | 4 instances, XIP: MemFree drop kB | of it slab kB "
+          "| compressed: MemFree drop kB | of it slab kB |",
+          "| --- | ---: | ---: | ---: | ---: |"]
     for mod, v in ram.items():
-        md.append(f"| {mod} | {v[0]} | {v[1]} |")
+        md.append(f"| {mod} | {v[0]} | {v[1]} | {v[2]} | {v[3]} |")
     md += ["", "RAM each module holds (MemFree, after a warm-up round): loaded, one mount "
            "of the image, and that mount's first compressed page read (the zlib "
            "workspace plus one page-cache page). Without an MMU, mainline's "

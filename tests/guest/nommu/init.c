@@ -108,10 +108,15 @@ static long meminfo(const char *key, char *buf)
 	return v;
 }
 
-/* Start @k copies of @prog expecting @where; MemFree drop while they run, in kB. */
-static long run_many(const char *prog, const char *where, int k, int *all_ok, char *buf)
+/*
+ * Start @k copies of @prog expecting @where; MemFree drop while they run, in
+ * kB, and in *@slab what slab memory grew by meanwhile.
+ */
+static long run_many(const char *prog, const char *where, int k, int *all_ok, char *buf,
+		     long *slab)
 {
 	long pids[8], before = meminfo("MemFree:", buf), after;
+	long slab_before = meminfo("Slab:", buf);
 	int i, status;
 
 	*all_ok = 1;
@@ -133,6 +138,7 @@ static long run_many(const char *prog, const char *where, int k, int *all_ok, ch
 	}
 	sleep_s(1);
 	after = meminfo("MemFree:", buf);
+	*slab = meminfo("Slab:", buf) - slab_before;
 	for (i = 0; i < k; i++) {
 		status = -1;
 		if (pids[i] < 0 || sys6(__NR_wait4, pids[i], (long)&status, 0, 0, 0, 0) < 0 ||
@@ -181,7 +187,7 @@ static void suite(const char *label, char *a, char *b)
 {
 	unsigned long addr;
 	int same, ok;
-	long ram_xip, ram_zlib;
+	long ram_xip, ram_zlib, slab_xip, slab_zlib;
 
 	ok = sys6(__NR_mount, (long)"mtd:fs_partition", (long)"/mnt", (long)"cramfs", MS_RDONLY,
 		  (long)"", 0) == 0;
@@ -225,16 +231,20 @@ static void suite(const char *label, char *a, char *b)
 		result2(w > 0xfffff000UL, label, "shared writable mapping is refused");
 	}
 
-	ram_xip = run_many("/mnt/bin/xipprog", "flash", 4, &ok, b);
+	ram_xip = run_many("/mnt/bin/xipprog", "flash", 4, &ok, b, &slab_xip);
 	result2(ok, label, "4 instances of the FDPIC program run in place from flash");
-	ram_zlib = run_many("/mnt/bin/xipprog-z", "ram", 4, &ok, b);
+	ram_zlib = run_many("/mnt/bin/xipprog-z", "ram", 4, &ok, b, &slab_zlib);
 	result2(ok, label, "4 instances of the compressed copy run from RAM");
 	put("BENCH nommu-ram ");
 	put(label);
 	put(" xip ");
 	put_dec(ram_xip);
+	put(" slab ");
+	put_dec(slab_xip);
 	put(" zlib ");
 	put_dec(ram_zlib);
+	put(" slab ");
+	put_dec(slab_zlib);
 	put("\n");
 	result2(ram_xip < ram_zlib, label, "running in place costs less RAM than from a copy");
 	result2(sys2(__NR_umount2, "/mnt", 0) == 0, label, "unmount");
@@ -248,6 +258,7 @@ static void aligned_suite(char *a, char *b)
 {
 	unsigned long addr;
 	int same, ok;
+	long slab;
 
 	ok = sys6(__NR_mount, (long)"none", (long)"/mnt", (long)"cramfs", MS_RDONLY,
 		  (long)"physaddr=" ALIGNED_PHYS, 0) == 0;
@@ -262,7 +273,7 @@ static void aligned_suite(char *a, char *b)
 	put("\n");
 	result(addr >= FLASH_START && addr < FLASH_END && same,
 	       "-A 16 image: an XIP file maps in place, same bytes");
-	run_many("/mnt/bin/xipprog", "flash", 2, &ok, b);
+	run_many("/mnt/bin/xipprog", "flash", 2, &ok, b, &slab);
 	result(ok, "-A 16 image: 2 instances of the FDPIC program run in place from flash");
 	result(sys2(__NR_umount2, "/mnt", 0) == 0, "-A 16 image: unmount");
 }
@@ -479,7 +490,7 @@ static void root_suite(char *a, char *b)
 	char root[64], want[96];
 	const char *p;
 	unsigned long addr;
-	long n;
+	long n, slab;
 	int i = 0, files = 0, good, same, ok;
 
 	put("GUEST-START nommu root\n");
@@ -535,7 +546,7 @@ static void root_suite(char *a, char *b)
 	addr = map_check("/data/xip-partial.bin", "/data/xip-partial.bin", MAP_PRIVATE, b, &same);
 	result(addr >= FLASH_START && addr < FLASH_END && same,
 	       "root: mapping an XIP file gives the flash, same bytes as read()");
-	run_many("/bin/xipprog", "flash", 2, &ok, b);
+	run_many("/bin/xipprog", "flash", 2, &ok, b, &slab);
 	result(ok, "root: 2 instances of the FDPIC program run in place from flash");
 }
 
