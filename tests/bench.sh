@@ -106,9 +106,9 @@ done
 
 # The module with each medium left out (fs/cramfs_xip/Kconfig), and with all
 # of them: memory-mapped MTDs only.
-for v in "physaddr= CONFIG_CRAMFS_XIP_PHYSADDR=n" "block-devices CONFIG_CRAMFS_XIP_BLOCKDEV=n" \
-	"mtd_read CONFIG_CRAMFS_XIP_MTD_READ=n" \
-	"all-three CONFIG_CRAMFS_XIP_PHYSADDR=n CONFIG_CRAMFS_XIP_BLOCKDEV=n CONFIG_CRAMFS_XIP_MTD_READ=n"; do
+for v in "no-physaddr CONFIG_CRAMFS_XIP_PHYSADDR=n" "no-blockdev CONFIG_CRAMFS_XIP_BLOCKDEV=n" \
+	"no-mtd-read CONFIG_CRAMFS_XIP_MTD_READ=n" \
+	"mtd-only CONFIG_CRAMFS_XIP_PHYSADDR=n CONFIG_CRAMFS_XIP_BLOCKDEV=n CONFIG_CRAMFS_XIP_MTD_READ=n"; do
 	set -- $v
 	name=$1
 	shift

@@ -249,10 +249,10 @@ def footprint(lines):
     var = {f[2]: int(f[3]) for f in lines if f[1] == "kovariant"}
     if var and "cramfs_xip" in ko:
         full = int(ko["cramfs_xip"][0])
-        names = {"physaddr=": "without `physaddr=` (`CONFIG_CRAMFS_XIP_PHYSADDR=n`)",
-                 "block-devices": "without block devices (`CONFIG_CRAMFS_XIP_BLOCKDEV=n`)",
-                 "mtd_read": "without `mtd_read` (`CONFIG_CRAMFS_XIP_MTD_READ=n`)",
-                 "all-three": "memory-mapped MTDs only (all three `=n`)"}
+        names = {"no-physaddr": "without `physaddr=` (`CONFIG_CRAMFS_XIP_PHYSADDR=n`)",
+                 "no-blockdev": "without block devices (`CONFIG_CRAMFS_XIP_BLOCKDEV=n`)",
+                 "no-mtd-read": "without `mtd_read` (`CONFIG_CRAMFS_XIP_MTD_READ=n`)",
+                 "mtd-only": "memory-mapped MTDs only (all three `=n`)"}
         md += ["cramfs_xip.ko's `size` text with the media a kernel may not need left out "
                "(`make CONFIG_CRAMFS_XIP_...=n`, or Kconfig in a kernel tree; the guest "
                "tests run the MTD-only build too):", "",
