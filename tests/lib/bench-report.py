@@ -172,6 +172,9 @@ def speed(lines):
 
 TRACED = (("mount", "mount(2) + umount(2), 5 times (XIP image)"),
           ("readall-xip", "read every file, cold (XIP image)"),
+          ("fault-xip", "first touch of each page of a mapping of BusyBox, cold (XIP image): "
+           "the page-cache faults (`filemap_fault`, what it calls of the filesystem "
+           "included) beside the filesystem's own functions"),
           ("exec-xip", "`busybox true`, 5 times, cold (XIP image)"),
           ("readall-zlib", "read every file, cold (compressed image)"),
           ("exec-zlib", "`busybox true`, 5 times, cold (compressed image)"))

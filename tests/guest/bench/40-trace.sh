@@ -14,7 +14,7 @@ T=/sys/kernel/tracing
 mount -t tracefs tracefs $T 2> /dev/null
 [ -w $T/current_tracer ] || { echo "BENCH trace-missing no tracefs at $T"; return 0; }
 echo 1 > /proc/sys/kernel/printk
-trace_op() {	# trace_op MODULE WHAT PATTERN CMD...: trace CMD, report PATTERN's functions
+trace_op() {	# trace_op MODULE WHAT 'GLOB...' CMD...: trace CMD, report the GLOBs' functions
 	m=$1 what=$2 pat=$3
 	shift 3
 	sync
@@ -33,7 +33,7 @@ trace_op() {	# trace_op MODULE WHAT PATTERN CMD...: trace CMD, report PATTERN's 
 	lost=$(sed -n 's/^overrun: *//p' $T/per_cpu/cpu0/stats)
 	[ "${lost:-0}" = 0 ] || echo "BENCH trace-overrun $m $what $lost events lost"
 	# "dur us |  func();" (a leaf) or "dur us |  } /* func */" (a return).
-	awk -v m="$m" -v w="$what" -v pat="^${pat%\*}" '
+	awk -v m="$m" -v w="$what" -v pat="^($(echo "$pat" | sed 's/\*//g; s/ /|/g'))" '
 		/ us +\|/ {
 			d = $0; sub(/ us.*/, "", d); sub(/.*[ !+#*@$]/, "", d)
 			f = $0; sub(/.*\|[ ]*/, "", f)
@@ -53,6 +53,7 @@ trace_module() {	# trace_module MODULE KO NAME PATTERN
 	trace_op "$1" mount "$3" sh -c 'for i in 1 2 3 4 5; do mount -t cramfs mtd:fs_partition /mnt && umount /mnt; done'
 	mount -t cramfs mtd:fs_partition /mnt
 	trace_op "$1" readall-xip "$3" sh -c 'find /mnt -type f -exec cat {} +'
+	trace_op "$1" fault-xip "filemap_fault $3" benchtool fault "$1" 1 /mnt/bin/busybox
 	trace_op "$1" exec-xip "$3" sh -c 'for i in 1 2 3 4 5; do /mnt/bin/busybox true; done'
 	umount /mnt
 	mount -t cramfs mtd:spare /mnt
