@@ -107,6 +107,17 @@ static inline void cramfs_xip_compat_zero_times(struct inode *inode)
 #define CRAMFS_XIP_COMPAT_LEGACY_MOUNT 1
 struct fs_context;
 #define errorf(fc, fmt, ...)	pr_err(fmt "\n", ##__VA_ARGS__)
+#else
+#include <linux/fs_context.h>
+#endif
+
+/*
+ * errorfc() logs a mount error with the filesystem type's name in front, as
+ * super.c wants every one; where there is none (the legacy mount API, and
+ * the first kernels with fs_context), the prefix is written out.
+ */
+#ifndef errorfc
+#define errorfc(fc, fmt, ...)	errorf(fc, "cramfs: " fmt, ##__VA_ARGS__)
 #endif
 
 /*

@@ -77,30 +77,30 @@ int cramfs_xip_fill_super_phys(struct super_block *sb, struct fs_context *fc)
 	cramfs_xip_init_sb(sb);
 	snprintf(sb->s_id, sizeof(sb->s_id), "physaddr:%pa", &phys);
 	if (!phys || !PAGE_ALIGNED(phys)) {
-		errorf(fc, "cramfs: physaddr=%pa: must be a nonzero multiple of the page size (%lu)",
+		errorfc(fc, "physaddr=%pa: must be a nonzero multiple of the page size (%lu)",
 		       &phys, PAGE_SIZE);
 		return -EINVAL;
 	}
 	window = cramfs_xip_phys_window(sbi);
 	if (!window) {
-		errorf(fc, "cramfs: physaddr=%pa: no memory resource holds this address: give the flash's size with size=",
+		errorfc(fc, "physaddr=%pa: no memory resource holds this address: give the flash's size with size=",
 		       &phys);
 		return -EINVAL;
 	}
 	if (window < PAGE_SIZE || window - 1 > (phys_addr_t)~0 - phys) {
-		errorf(fc, "cramfs: physaddr=%pa: a %llu-byte window there does not fit", &phys,
+		errorfc(fc, "physaddr=%pa: a %llu-byte window there does not fit", &phys,
 		       window);
 		return -EINVAL;
 	}
 	if (region_intersects(phys, window, IORESOURCE_SYSTEM_RAM, IORES_DESC_NONE) !=
 	    REGION_DISJOINT) {
-		errorf(fc, "cramfs: physaddr=%pa: is System RAM, not an image in flash", &phys);
+		errorfc(fc, "physaddr=%pa: is System RAM, not an image in flash", &phys);
 		return -EINVAL;
 	}
 
 	first = memremap(phys, PAGE_SIZE, MEMREMAP_WB);
 	if (!first) {
-		errorf(fc, "cramfs: physaddr=%pa: cannot map it", &phys);
+		errorfc(fc, "physaddr=%pa: cannot map it", &phys);
 		return -EINVAL;
 	}
 	for (off = 0; off <= CRAMFS_XIP_PAD_SIZE; off += CRAMFS_XIP_PAD_SIZE) {
@@ -113,19 +113,19 @@ int cramfs_xip_fill_super_phys(struct super_block *sb, struct fs_context *fc)
 	}
 	memunmap((void *)first);
 	if (!size) {
-		errorf(fc, "cramfs: physaddr=%pa: no cramfs image with a size in its superblock there",
+		errorfc(fc, "physaddr=%pa: no cramfs image with a size in its superblock there",
 		       &phys);
 		return -EINVAL;
 	}
 	if (size < CRAMFS_XIP_SUPER_SIZE || PAGE_ALIGN((u64)size) > window) {
-		errorf(fc, "cramfs: physaddr=%pa: the image claims %u bytes, the flash there has %llu (%s)",
+		errorfc(fc, "physaddr=%pa: the image claims %u bytes, the flash there has %llu (%s)",
 		       &phys, size, window, sbi->opt.size ? "size=" : "its memory resource");
 		return -EINVAL;
 	}
 
 	virt = memremap(phys, PAGE_ALIGN(size), MEMREMAP_WB);
 	if (!virt) {
-		errorf(fc, "cramfs: physaddr=%pa: cannot map %u bytes", &phys, size);
+		errorfc(fc, "physaddr=%pa: cannot map %u bytes", &phys, size);
 		return -ENOMEM;
 	}
 	sbi->medium = &cramfs_xip_phys_medium;

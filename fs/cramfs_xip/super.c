@@ -152,7 +152,7 @@ static int cramfs_xip_remount_check(struct fs_context *fc, struct super_block *s
 	else if (new->size && new->size != cur->size)
 		what = "change size=";
 	if (what) {
-		errorf(fc, "cramfs: %s: remount cannot %s: unmount and mount with it", sb->s_id,
+		errorfc(fc, "%s: remount cannot %s: unmount and mount with it", sb->s_id,
 		       what);
 		return -EINVAL;
 	}
@@ -200,7 +200,7 @@ static int cramfs_xip_check_crc(struct super_block *sb, struct fs_context *fc, u
 	void *buf;
 
 	if (!(sbi->flags & CRAMFS_XIP_FLAG_FSID_VERSION_2)) {
-		errorf(fc, "cramfs: %s: crc requested, but the image has no CRC (old format)",
+		errorfc(fc, "%s: crc requested, but the image has no CRC (old format)",
 		       sb->s_id);
 		return -EINVAL;
 	}
@@ -223,14 +223,14 @@ static int cramfs_xip_check_crc(struct super_block *sb, struct fs_context *fc, u
 	kfree(buf);
 	crc ^= ~0U;
 	if (crc != stored) {
-		errorf(fc, "cramfs: %s: CRC mismatch: image says %#x, contents give %#x",
+		errorfc(fc, "%s: CRC mismatch: image says %#x, contents give %#x",
 		       sb->s_id, stored, crc);
 		return -EUCLEAN;
 	}
 	return 0;
 read_error:
 	kfree(buf);
-	errorf(fc, "cramfs: %s: cannot read the image to check its CRC", sb->s_id);
+	errorfc(fc, "%s: cannot read the image to check its CRC", sb->s_id);
 	return PTR_ERR(p);
 }
 
@@ -254,12 +254,12 @@ static int cramfs_xip_read_super(struct super_block *sb, struct fs_context *fc,
 			break;
 		p = cramfs_xip_bytes(sb, offsets[i], CRAMFS_XIP_SUPER_SIZE, buf);
 		if (IS_ERR(p)) {
-			errorf(fc, "cramfs: %s: cannot read the superblock", sb->s_id);
+			errorfc(fc, "%s: cannot read the superblock", sb->s_id);
 			return PTR_ERR(p);
 		}
 		magic = cramfs_xip_get32(p, big);
 		if (magic == CRAMFS_XIP_MAGIC_SWAPPED) {
-			errorf(fc, "cramfs: %s: image is %s-endian, this kernel reads %s-endian ones",
+			errorfc(fc, "%s: image is %s-endian, this kernel reads %s-endian ones",
 			       sb->s_id, big ? "little" : "big", big ? "big" : "little");
 			return -EINVAL;
 		}
@@ -271,14 +271,14 @@ static int cramfs_xip_read_super(struct super_block *sb, struct fs_context *fc,
 	}
 	if (!super) {
 		/* Said even when silent: mount -t cramfs on the wrong partition deserves a word. */
-		errorf(fc, "cramfs: %s: no cramfs image here (wrong magic)", sb->s_id);
+		errorfc(fc, "%s: no cramfs image here (wrong magic)", sb->s_id);
 		return -EINVAL;
 	}
 
 	sbi->big_endian = big;
 	sbi->flags = cramfs_xip_get32(super + 8, big);
 	if (sbi->flags & ~CRAMFS_XIP_SUPPORTED_FLAGS) {
-		errorf(fc, "cramfs: %s: unsupported image features %#x", sb->s_id,
+		errorfc(fc, "%s: unsupported image features %#x", sb->s_id,
 		       sbi->flags & ~CRAMFS_XIP_SUPPORTED_FLAGS);
 		return -EINVAL;
 	}
@@ -287,12 +287,12 @@ static int cramfs_xip_read_super(struct super_block *sb, struct fs_context *fc,
 		sbi->blocks = cramfs_xip_get32(super + 40, big);
 		sbi->files = cramfs_xip_get32(super + 44, big);
 		if (sbi->size > sbi->medium_size) {
-			errorf(fc, "cramfs: %s: image (%u bytes) is larger than the %s (%zu bytes)",
+			errorfc(fc, "%s: image (%u bytes) is larger than the %s (%zu bytes)",
 			       sb->s_id, sbi->size, sbi->medium->name, sbi->medium_size);
 			return -EINVAL;
 		}
 		if (sbi->size < sbi->super_offset + CRAMFS_XIP_SUPER_SIZE) {
-			errorf(fc, "cramfs: %s: image size %u is smaller than its superblock",
+			errorfc(fc, "%s: image size %u is smaller than its superblock",
 			       sb->s_id, sbi->size);
 			return -EINVAL;
 		}
@@ -303,24 +303,24 @@ static int cramfs_xip_read_super(struct super_block *sb, struct fs_context *fc,
 
 	cramfs_xip_inode_decode(super + CRAMFS_XIP_SUPER_SIZE - CRAMFS_XIP_INODE_SIZE, big, root);
 	if (!S_ISDIR(root->mode)) {
-		errorf(fc, "cramfs: %s: root inode is not a directory", sb->s_id);
+		errorfc(fc, "%s: root inode is not a directory", sb->s_id);
 		return -EINVAL;
 	}
 	/* mkcramfs stores the root with odd permissions; every reader fixes them so. */
 	root->mode |= 0555;
 	if (root->offset == 0) {
 		if (root->size) {
-			errorf(fc, "cramfs: %s: root directory has a size but no entries", sb->s_id);
+			errorfc(fc, "%s: root directory has a size but no entries", sb->s_id);
 			return -EINVAL;
 		}
 	} else if (!(sbi->flags & CRAMFS_XIP_FLAG_SHIFTED_ROOT_OFFSET) &&
 		   root->offset != sbi->super_offset + CRAMFS_XIP_SUPER_SIZE &&
 		   root->offset != CRAMFS_XIP_PAD_SIZE + CRAMFS_XIP_SUPER_SIZE) {
-		errorf(fc, "cramfs: %s: bad root directory offset %u", sb->s_id, root->offset);
+		errorfc(fc, "%s: bad root directory offset %u", sb->s_id, root->offset);
 		return -EINVAL;
 	}
 	if (!cramfs_xip_in_image(sb, root->offset, root->size)) {
-		errorf(fc, "cramfs: %s: root directory lies outside the image", sb->s_id);
+		errorfc(fc, "%s: root directory lies outside the image", sb->s_id);
 		return -EINVAL;
 	}
 	if (sbi->opt.crc)
@@ -345,7 +345,7 @@ int cramfs_xip_fill_common(struct super_block *sb, struct fs_context *fc)
 
 	if (sbi->opt.strict && (sbi->medium->no_xip ||
 				(IS_ENABLED(CONFIG_MMU) && !PAGE_ALIGNED(sbi->phys)))) {
-		errorf(fc, "cramfs: %s: strict: no execute-in-place on this medium: %s",
+		errorfc(fc, "%s: strict: no execute-in-place on this medium: %s",
 		       sb->s_id, sbi->medium->no_xip ? sbi->medium->no_xip :
 		       "it does not start on a page boundary");
 		return -EINVAL;
@@ -434,7 +434,7 @@ static int cramfs_xip_source(struct fs_context *fc, const char *source)
 		return CRAMFS_XIP_ON_MTD;
 	if (CRAMFS_XIP_BLOCKDEV && !named)
 		return CRAMFS_XIP_ON_BDEV;
-	errorf(fc, "cramfs: %s: %s%s", source ? source : "(no source)",
+	errorfc(fc, "%s: %s%s", source ? source : "(no source)",
 	       named ? "this kernel has no MTD" :
 	       !IS_ENABLED(CONFIG_BLOCK) ? "this kernel has no block devices" :
 	       "this cramfs_xip is built without block devices (CONFIG_CRAMFS_XIP_BLOCKDEV)",
@@ -486,19 +486,19 @@ static int cramfs_xip_parse_option(struct fs_context *fc, struct cramfs_xip_opti
 
 	if (flag) {
 		if (value) {
-			errorf(fc, "cramfs: %s takes no value", key);
+			errorfc(fc, "%s takes no value", key);
 			return -EINVAL;
 		}
 		*flag = true;
 		return 0;
 	}
 	if (!CRAMFS_XIP_PHYSADDR && (!strcmp(key, "physaddr") || !strcmp(key, "size"))) {
-		errorf(fc, "cramfs: %s= is not built in (CONFIG_CRAMFS_XIP_PHYSADDR)", key);
+		errorfc(fc, "%s= is not built in (CONFIG_CRAMFS_XIP_PHYSADDR)", key);
 		return -EINVAL;
 	}
 	if (!strcmp(key, "physaddr")) {
 		if (!value || kstrtou64(value, 0, &v) || !v || v != (phys_addr_t)v) {
-			errorf(fc, "cramfs: physaddr=%s: not a nonzero physical address",
+			errorfc(fc, "physaddr=%s: not a nonzero physical address",
 			       value ? value : "");
 			return -EINVAL;
 		}
@@ -508,7 +508,7 @@ static int cramfs_xip_parse_option(struct fs_context *fc, struct cramfs_xip_opti
 	if (!strcmp(key, "size")) {
 		v = value && *value ? memparse(value, &end) : 0;
 		if (!v || *end || !PAGE_ALIGNED(v) || v > U32_MAX) {
-			errorf(fc, "cramfs: size=%s: not a nonzero multiple of the page size up to 4G",
+			errorfc(fc, "size=%s: not a nonzero multiple of the page size up to 4G",
 			       value ? value : "");
 			return -EINVAL;
 		}
@@ -522,7 +522,7 @@ static int cramfs_xip_parse_option(struct fs_context *fc, struct cramfs_xip_opti
 static int cramfs_xip_check_options(struct fs_context *fc, const struct cramfs_xip_options *opt)
 {
 	if (opt->size && !opt->physaddr) {
-		errorf(fc, "cramfs: size= bounds a physaddr= mount: give physaddr= too");
+		errorfc(fc, "size= bounds a physaddr= mount: give physaddr= too");
 		return -EINVAL;
 	}
 	return 0;
@@ -602,7 +602,7 @@ static int cramfs_xip_get_tree(struct fs_context *fc)
 	if (refused) {
 		struct super_block *sb = fc->root->d_sb;
 
-		errorf(fc, "cramfs: %s: already mounted without %s: unmount it first", sb->s_id,
+		errorfc(fc, "%s: already mounted without %s: unmount it first", sb->s_id,
 		       refused);
 		dput(fc->root);
 		fc->root = NULL;
