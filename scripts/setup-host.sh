@@ -14,7 +14,7 @@ HOST_PKGS="build-essential gcc-arm-linux-gnueabi binutils-arm-linux-gnueabi
 	squashfs-tools erofs-utils dkms"
 # armhf packages unpacked (never installed) into the guest's root.
 GUEST_PKGS="busybox-static mtd-utils libc6 libiniparser1 liblzo2-2 libselinux1 libssl3
-	libuuid1 libzstd1 zlib1g libpcre2-8-0"
+	libuuid1 libzstd1 zlib1g libpcre2-8-0 e2fsprogs"
 
 need_update=0
 missing=""

@@ -98,6 +98,11 @@ python3 "$top/tests/lib/badimages.py" tinyelf "$sx/bin/tiny"
 cp "$x/data/xip-partial.bin" "$x/data/compressed.txt" "$sx/data/"
 "$top/scripts/mkcramfs" -X -R "$work/xip.rules" "$sx" "$img/smallxip.img" > /dev/null
 python3 "$top/tests/lib/badimages.py" crafted "$img/crafted" "$img/smallxip.img" 0x48000000
+# What FIEMAP should list of each file, page by page (42-fiemap.sh).
+for i in xip smallxip shared; do
+	"$top/scripts/cramfsck" --layout "$img/$i.img" | python3 "$top/tests/lib/layout-pages.py" \
+		> "$img/$i.pages"
+done
 # 300 on the default kernel; 100 on the others and the debug kernel (time).
 # The first third of them also through a loop device (all of them in a
 # make badimages run, which sets BADIMAGES).
@@ -154,7 +159,7 @@ cp "$groot/bin/busybox" "$work/stage/bin/"
 ln -s busybox "$work/stage/bin/sh"
 cp -a "$groot/lib" "$work/stage/"
 cp -a "$groot/usr/lib" "$work/stage/usr/" 2>/dev/null || true
-for t in flash_erase flashcp mtdinfo; do cp "$groot/usr/sbin/$t" "$work/stage/usr/sbin/"; done
+for t in flash_erase flashcp mtdinfo filefrag; do cp "$groot/usr/sbin/$t" "$work/stage/usr/sbin/"; done
 rm -rf "$work/stage/usr/lib/arm-linux-gnueabihf/gconv" "$work/stage/usr/share"
 cp "$module/fs/cramfs_xip/cramfs_xip.ko" "$work/stage/lib/modules/"
 mkdir -p "$work/stage/lib/modules/mtd-only"

@@ -203,4 +203,18 @@ static inline int cramfs_xip_compat_lookup_bdev(const char *path, dev_t *dev)
 }
 #endif
 
+/*
+ * v5.8 ("fs: move fiemap range validation into the file systems instead")
+ * added fiemap_prep(), which checks the flags and bounds the length, and
+ * moved struct fiemap_extent_info to <linux/fiemap.h>; before it,
+ * ioctl_fiemap() bounded the length and a filesystem checked the flags.
+ */
+#if KERNEL_VERSION(5, 8, 0) <= LINUX_VERSION_CODE
+#include <linux/fiemap.h>
+#define cramfs_xip_compat_fiemap_prep(inode, fi, start, len)	fiemap_prep(inode, fi, start, len, 0)
+#else
+#define cramfs_xip_compat_fiemap_prep(inode, fi, start, len)	\
+	fiemap_check_flags(fi, FIEMAP_FLAG_SYNC)
+#endif
+
 #endif /* _CRAMFS_XIP_COMPAT_H */

@@ -122,6 +122,63 @@ check:
 	return 0;
 }
 
+/*
+ * FIEMAP (filefrag -v): where each stored block of a regular file lies in
+ * the medium (its image offset) and how. Plain blocks that follow one
+ * another, in the file and in the image, with the same flags make one
+ * extent; a compressed block is an extent of its own, FIEMAP_EXTENT_ENCODED,
+ * as long as the bytes of the file it holds; a plain block that is not
+ * direct and page-aligned (and so never mapped in place) is
+ * FIEMAP_EXTENT_NOT_ALIGNED. A hole has no extent.
+ */
+static int cramfs_xip_fiemap(struct inode *inode, struct fiemap_extent_info *fi, u64 start,
+			     u64 len)
+{
+	/* A file is at most 16 MiB: u32 will do from here on. */
+	u32 size = i_size_read(inode), pos, last, e_pos = 0, e_phys = 0, e_len = 0;
+	struct cramfs_xip_block b;
+	u32 flags, e_flags = 0;
+	int err;
+
+	err = cramfs_xip_compat_fiemap_prep(inode, fi, start, &len);
+	if (err || start >= size || !len)
+		return err;
+	last = min_t(u64, size - 1, start + len - 1);
+	for (pos = start & PAGE_MASK; pos <= last; pos += PAGE_SIZE) {
+		err = cramfs_xip_get_block(inode, pos >> PAGE_SHIFT, &b);
+		if (err)
+			return err;
+		if (!b.len)
+			continue;
+		flags = b.compressed ? FIEMAP_EXTENT_ENCODED :
+			b.direct && PAGE_ALIGNED(b.start) ? 0 : FIEMAP_EXTENT_NOT_ALIGNED;
+		if (e_len && !b.compressed && flags == e_flags && e_pos + e_len == pos &&
+		    e_phys + e_len == b.start) {
+			e_len += b.len;
+			continue;
+		}
+		if (e_len) {
+			err = fiemap_fill_next_extent(fi, e_pos, e_phys, e_len, e_flags);
+			if (err)
+				return err < 0 ? err : 0;
+		}
+		e_pos = pos;
+		e_phys = b.start;
+		e_len = cramfs_xip_block_bytes(inode, pos >> PAGE_SHIFT);
+		e_flags = flags;
+	}
+	if (!e_len)
+		return 0;
+	if (e_pos + e_len == size)
+		e_flags |= FIEMAP_EXTENT_LAST;
+	err = fiemap_fill_next_extent(fi, e_pos, e_phys, e_len, e_flags);
+	return err < 0 ? err : 0;
+}
+
+const struct inode_operations cramfs_xip_file_iops = {
+	.fiemap		= cramfs_xip_fiemap,
+};
+
 /* How much of zlib's inflate workspace each mount allocates: see cramfs_xip_zlib_init(). */
 static size_t cramfs_xip_zlib_ws_size;
 

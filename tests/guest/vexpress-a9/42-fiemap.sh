@@ -1,0 +1,76 @@
+# SPDX-License-Identifier: GPL-2.0
+# checks: 11
+# FIEMAP: e2fsprogs' filefrag -v lists each file's extents, and they agree,
+# page by page, with cramfsck --layout of the same image on the host
+# (tests/lib/layout-pages.py): where each block lies in the medium, and
+# whether it is compressed (encoded), plain but never mapped in place
+# (not_aligned), or mappable in place (no flag); a hole has no extent.
+
+PSRAM=$(mtdnum 48000000.psram)
+
+# fiemap_pages DIR: every regular file's FIEMAP as layout-pages.py lists the layout.
+fiemap_pages() {
+	find "$1" -type f | while read -r f; do
+		filefrag -v -b1 "$f" | awk -v p="${f#$1}" '
+			/^ *[0-9]+: / {
+				n = split($0, F, ":")
+				split(F[2], L, "[.][.]")
+				split(F[3], P, "[.][.]")
+				k = F[n] ~ /encoded/ ? "encoded" : F[n] ~ /not_aligned/ ? "unaligned" : "inplace"
+				for (pg = int(L[1] / 4096); pg <= int(L[2] / 4096); pg++)
+					printf "%s %d %s %d\n", p, pg, k, k == "encoded" ? P[1] : P[1] + pg * 4096 - L[1]
+				ext++
+			}
+			END { if (ext) printf "%s extents %d\n", p, ext }'
+	done | sort > /tmp/fiemap.pages
+}
+
+# same_layout LABEL IMAGE: the mount on /mnt against the host's list for IMAGE.
+same_layout() {
+	fiemap_pages /mnt
+	check "$1: filefrag -v of every file agrees with cramfsck --layout, page by page ($(grep -vc extents /tmp/fiemap.pages) pages)" \
+		cmp /images/$2.pages /tmp/fiemap.pages
+	diff /images/$2.pages /tmp/fiemap.pages 2>&1 | head -n 5 | sed 's/^/    | /'
+}
+
+mount -t cramfs mtd:fs_partition /mnt
+same_layout "NOR (XIP image)" xip
+check "NOR: BusyBox's text is one extent of over 300 pages, in place (no flags)" sh -c \
+	"filefrag -v -b1 /mnt/bin/busybox | awk -F: '\$1 ~ /^ *0\$/ { split(\$2, L, \"[.][.]\");
+		if (L[1] == 0 && L[2] + 1 >= 300 * 4096 && \$NF !~ /[a-z]/) ok = 1 } END { exit !ok }'"
+check "NOR: the compressed file's extents are all encoded" sh -c \
+	"[ \$(filefrag -v /mnt/data/compressed.txt | grep -c '^ *[0-9]*:.*encoded') -gt 10 ] &&
+	 ! filefrag -v /mnt/data/compressed.txt | grep '^ *[0-9]*:' | grep -qv encoded"
+check "NOR: a symlink is followed (BusyBox applet), a directory has no extents" sh -c \
+	"filefrag /mnt/bin/sh | grep -q 'extents\? found' && ! filefrag -v /mnt/bin 2>/dev/null | grep -q '^ *0:'"
+umount /mnt
+
+losetup -r /dev/loop0 /images/xip.img
+mount -t cramfs /dev/loop0 /mnt
+same_layout "loop device (XIP image)" xip
+umount /mnt
+losetup -d /dev/loop0
+
+# Plain blocks off a page boundary and outside direct pointers (not_aligned).
+cat /images/smallxip.img > /dev/mtd$PSRAM
+mount -t cramfs mtd$PSRAM /mnt
+same_layout "small XIP image (unaligned and plain blocks)" smallxip
+check "small XIP image: a plain block off a page boundary is not_aligned" sh -c \
+	"filefrag -v /mnt/bin/tiny | grep -q not_aligned"
+umount /mnt
+
+# Holes and files that share their data.
+cat /images/shared.img > /dev/mtd$PSRAM
+mount -t cramfs mtd$PSRAM /mnt
+same_layout "image with holes and shared data" shared
+umount /mnt
+
+# A bad block pointer: FIEMAP fails with the image's error, as read() does.
+cat /images/crafted/direct-past-end.img > /dev/mtd$PSRAM
+mount -t cramfs mtd$PSRAM /mnt
+mark
+check "bad block pointer: filefrag lists no extent of it" sh -c \
+	"! filefrag -v /mnt/data/xip-partial.bin 2>&1 | grep -q '^ *[0-9]*:'"
+check "bad block pointer: the kernel names it" klog_has "bad block pointer"
+umount /mnt
+check "nothing left mounted" sh -c '! grep -q " cramfs " /proc/mounts'
