@@ -45,13 +45,17 @@ struct cramfs_xip_medium {
  * the make variables of the same names out of tree; all on by default):
  * images at a physical address (physaddr=), on block devices, and on MTDs
  * without point, read with mtd_read(). A kernel that has no use for one
- * leaves its code out.
+ * leaves its code out. The Makefile sets CRAMFS_XIP_HAS_*.
  */
-#define CRAMFS_XIP_PHYSADDR	IS_ENABLED(CONFIG_CRAMFS_XIP_PHYSADDR)
-#define CRAMFS_XIP_BLOCKDEV	(IS_ENABLED(CONFIG_BLOCK) && IS_ENABLED(CONFIG_CRAMFS_XIP_BLOCKDEV))
-#define CRAMFS_XIP_MTD_READ	(IS_ENABLED(CONFIG_MTD) && IS_ENABLED(CONFIG_CRAMFS_XIP_MTD_READ))
+#define CRAMFS_XIP_PHYSADDR	CRAMFS_XIP_HAS_PHYSADDR
+#define CRAMFS_XIP_BLOCKDEV	(IS_ENABLED(CONFIG_BLOCK) && CRAMFS_XIP_HAS_BLOCKDEV)
+#define CRAMFS_XIP_MTD_READ	(IS_ENABLED(CONFIG_MTD) && CRAMFS_XIP_HAS_MTD_READ)
 #if !IS_ENABLED(CONFIG_MTD) && !CRAMFS_XIP_BLOCKDEV && !CRAMFS_XIP_PHYSADDR
+#if IS_ENABLED(CONFIG_BLOCK)
 #error "cramfs_xip: this kernel has no MTD: build with CONFIG_CRAMFS_XIP_PHYSADDR or _BLOCKDEV"
+#else
+#error "cramfs_xip: this kernel has neither MTD nor block devices: build with CONFIG_CRAMFS_XIP_PHYSADDR"
+#endif
 #endif
 
 /* Where a mount finds its image: physaddr=, an MTD, or a block device. */

@@ -96,8 +96,10 @@ int cramfs_xip_fill_super_mtd(struct super_block *sb, struct fs_context *fc)
 	if (!err)
 		mtd_unpoint(mtd, 0, sbi->medium_size);
 	if (!CRAMFS_XIP_MTD_READ) {
-		errorfc(fc, "%s: MTD point maps %zu of %zu bytes (%d), and this cramfs_xip is built without mtd_read (CONFIG_CRAMFS_XIP_MTD_READ)",
-		       sb->s_id, err ? 0 : sbi->medium_size, len, err);
+		errorfc(fc,
+			"%s: %s, and this cramfs_xip is built without mtd_read (CONFIG_CRAMFS_XIP_MTD_READ)",
+			sb->s_id, err ? "the MTD driver cannot map its flash" :
+			"the MTD driver maps only part of the partition");
 		return -EINVAL;
 	}
 	if (err != -EOPNOTSUPP)
