@@ -154,6 +154,29 @@ static void cramfs_xip_find_run(struct inode *inode, struct cramfs_xip_run *r,
 
 #ifdef CONFIG_MMU
 
+/*
+ * -o strict: page @index of @file is in a mapping but not mapped in place.
+ * If the image stores the page for execute-in-place (direct, plain and
+ * page-aligned: the mount checked that the image is), the mmap fails with
+ * -EINVAL and a line naming file, page and reason; a compressed page, a
+ * hole or a plain block elsewhere may come from RAM. 0 if the mapping may
+ * go on.
+ */
+static int cramfs_xip_strict(struct file *file, pgoff_t index)
+{
+	struct inode *inode = file_inode(file);
+	struct super_block *sb = inode->i_sb;
+	struct cramfs_xip_block b;
+
+	if (!CRAMFS_XIP_SB(sb)->opt.strict || cramfs_xip_get_block(inode, index, &b) ||
+	    !b.direct || b.compressed || !PAGE_ALIGNED(b.start))
+		return 0;
+	cramfs_xip_err(sb, "strict: %pD: page %lu is stored for execute-in-place, but %s", file,
+		       index, cramfs_xip_in_image(sb, b.start, PAGE_SIZE) ?
+		       "the rest of its flash page is not zero" : "its flash page runs past the image");
+	return -EINVAL;
+}
+
 static int cramfs_xip_insert(struct vm_area_struct *vma, unsigned long i, phys_addr_t phys)
 {
 	vm_fault_t vmf = vmf_insert_mixed(vma, vma->vm_start + (i << PAGE_SHIFT),
@@ -209,9 +232,13 @@ static int cramfs_xip_mmap(struct file *file, struct vm_area_struct *vma)
 		ret = cramfs_xip_insert(vma, i, sbi->phys + r.offset + i * PAGE_SIZE);
 	if (r.next_ok && !ret)
 		ret = cramfs_xip_insert(vma, r.run, sbi->phys + r.next_offset);
+	else if (r.run < pages && !ret)
+		ret = cramfs_xip_strict(file, vma->vm_pgoff + r.run);
 	for (i = r.run + 1; i < pages && !ret; i++) {
-		if (!cramfs_xip_page(inode, vma->vm_pgoff + i, &offset))
+		if (!cramfs_xip_page(inode, vma->vm_pgoff + i, &offset)) {
+			ret = cramfs_xip_strict(file, vma->vm_pgoff + i);
 			continue;
+		}
 		if (!mapped++)
 			cramfs_xip_compat_vm_flags_set(vma, VM_MIXEDMAP);
 		ret = cramfs_xip_insert(vma, i, sbi->phys + offset);

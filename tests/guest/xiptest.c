@@ -247,6 +247,7 @@ static int touch(int n, char **files)
 		unsigned char *m = map(files[i], &len, PROT_READ, MAP_PRIVATE);
 
 		if (!m) {
+			printf("%s: mmap: %s\n", files[i], strerror(errno));
 			unmapped++;
 			continue;
 		}

@@ -144,6 +144,13 @@ def crafted(out, xip_image, psram_phys):
     struct.pack_into("<I", img, 4, ((first & ~direct) << 2) + 4096)
     open(f"{out}/run-past-end.img", "wb").write(pad(img))
 
+    img = bytearray(seed)   # bytes after the tail of xip-partial.bin's last page, in its flash page
+    last = (e["size"] - 1) // 4096
+    ptr = struct.unpack_from("<I", seed, e["offset"] + 4 * last)[0]
+    assert ptr & direct == direct, "xip-partial.bin's last page should be direct and plain"
+    img[((ptr & ~direct) << 2) + e["size"] % 4096] = 0x5a
+    open(f"{out}/tail-not-zero.img", "wb").write(pad(img))
+
     img = bytearray(seed)   # superblock size 0
     struct.pack_into("<I", img, 4, 0)
     open(f"{out}/size-zero.img", "wb").write(pad(img))
