@@ -99,9 +99,10 @@ cp "$x/data/xip-partial.bin" "$x/data/compressed.txt" "$sx/data/"
 "$top/scripts/mkcramfs" -X -R "$work/xip.rules" "$sx" "$img/smallxip.img" > /dev/null
 python3 "$top/tests/lib/badimages.py" crafted "$img/crafted" "$img/smallxip.img" 0x48000000
 # What FIEMAP should list of each file, page by page (42-fiemap.sh).
-for i in xip smallxip shared; do
-	"$top/scripts/cramfsck" --layout "$img/$i.img" | python3 "$top/tests/lib/layout-pages.py" \
-		> "$img/$i.pages"
+for i in "xip $x" "smallxip $sx" "shared $work/trees/shared"; do
+	set -- $i
+	"$top/scripts/cramfsck" --layout "$img/$1.img" |
+		python3 "$top/tests/lib/layout-pages.py" "$2" > "$img/$1.pages"
 done
 # 300 on the default kernel; 100 on the others and the debug kernel (time).
 # The first third of them also through a loop device (all of them in a

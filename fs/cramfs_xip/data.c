@@ -126,8 +126,10 @@ check:
  * FIEMAP (filefrag -v): where each stored block of a regular file lies in
  * the medium (its image offset) and how. Plain blocks that follow one
  * another, in the file and in the image, with the same flags make one
- * extent; a compressed block is an extent of its own, FIEMAP_EXTENT_ENCODED,
- * as long as the bytes of the file it holds; a plain block that is not
+ * extent; a compressed block, or a plain one stored shorter than its part
+ * of the file (read as zeros past its end), is an extent of its own, as
+ * long as the bytes of the file it holds (FIEMAP_EXTENT_ENCODED if
+ * compressed); a plain block that is not
  * direct and page-aligned (and so never mapped in place) is
  * FIEMAP_EXTENT_NOT_ALIGNED. A hole has no extent.
  */
@@ -135,9 +137,10 @@ static int cramfs_xip_fiemap(struct inode *inode, struct fiemap_extent_info *fi,
 			     u64 len)
 {
 	/* A file is at most 16 MiB: u32 will do from here on. */
-	u32 size = i_size_read(inode), pos, last, e_pos = 0, e_phys = 0, e_len = 0;
+	u32 size = i_size_read(inode), pos, last, bytes, e_pos = 0, e_phys = 0, e_len = 0;
 	struct cramfs_xip_block b;
 	u32 flags, e_flags = 0;
+	bool exact, e_exact = false;
 	int err;
 
 	err = cramfs_xip_compat_fiemap_prep(inode, fi, start, &len);
@@ -152,9 +155,12 @@ static int cramfs_xip_fiemap(struct inode *inode, struct fiemap_extent_info *fi,
 			continue;
 		flags = b.compressed ? FIEMAP_EXTENT_ENCODED :
 			b.direct && PAGE_ALIGNED(b.start) ? 0 : FIEMAP_EXTENT_NOT_ALIGNED;
-		if (e_len && !b.compressed && flags == e_flags && e_pos + e_len == pos &&
+		/* Only plain blocks that hold all their bytes follow one another. */
+		bytes = cramfs_xip_block_bytes(inode, pos >> PAGE_SHIFT);
+		exact = !b.compressed && b.len == bytes;
+		if (e_exact && exact && flags == e_flags && e_pos + e_len == pos &&
 		    e_phys + e_len == b.start) {
-			e_len += b.len;
+			e_len += bytes;
 			continue;
 		}
 		if (e_len) {
@@ -164,8 +170,9 @@ static int cramfs_xip_fiemap(struct inode *inode, struct fiemap_extent_info *fi,
 		}
 		e_pos = pos;
 		e_phys = b.start;
-		e_len = cramfs_xip_block_bytes(inode, pos >> PAGE_SHIFT);
+		e_len = bytes;
 		e_flags = flags;
+		e_exact = exact;
 	}
 	if (!e_len)
 		return 0;

@@ -151,6 +151,14 @@ def crafted(out, xip_image, psram_phys):
     img[((ptr & ~direct) << 2) + e["size"] % 4096] = 0x5a
     open(f"{out}/tail-not-zero.img", "wb").write(pad(img))
 
+    img = bytearray(seed)   # /bin/tiny's last two blocks plain, one after the other; the last stored short
+    t = next(e for p, _, e in entries if p == "/bin/tiny")
+    w = [struct.unpack_from("<I", seed, t["offset"] + 4 * i)[0] for i in range(4)]
+    assert all(x & direct == direct for x in w[:2]), "/bin/tiny should start with two direct pages"
+    end1 = ((w[1] & ~direct) << 2) + 4096
+    struct.pack_into("<II", img, t["offset"] + 8, (1 << 31) | (end1 + 4096), (1 << 31) | (end1 + 4196))
+    open(f"{out}/short-plain.img", "wb").write(pad(img))
+
     img = bytearray(seed)   # superblock size 0
     struct.pack_into("<I", img, 4, 0)
     open(f"{out}/size-zero.img", "wb").write(pad(img))
