@@ -211,7 +211,8 @@ static inline int cramfs_xip_compat_lookup_bdev(const char *path, dev_t *dev)
  */
 #if KERNEL_VERSION(5, 8, 0) <= LINUX_VERSION_CODE
 #include <linux/fiemap.h>
-#define cramfs_xip_compat_fiemap_prep(inode, fi, start, len)	fiemap_prep(inode, fi, start, len, 0)
+#define cramfs_xip_compat_fiemap_prep(inode, fi, start, len)	\
+	fiemap_prep(inode, fi, start, len, 0)
 #else
 #define cramfs_xip_compat_fiemap_prep(inode, fi, start, len)	\
 	fiemap_check_flags(fi, FIEMAP_FLAG_SYNC)

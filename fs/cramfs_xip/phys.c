@@ -78,18 +78,18 @@ int cramfs_xip_fill_super_phys(struct super_block *sb, struct fs_context *fc)
 	snprintf(sb->s_id, sizeof(sb->s_id), "physaddr:%pa", &phys);
 	if (!phys || !PAGE_ALIGNED(phys)) {
 		errorfc(fc, "physaddr=%pa: must be a nonzero multiple of the page size (%lu)",
-		       &phys, PAGE_SIZE);
+			&phys, PAGE_SIZE);
 		return -EINVAL;
 	}
 	window = cramfs_xip_phys_window(sbi);
 	if (!window) {
 		errorfc(fc, "physaddr=%pa: no memory resource holds this address: give the flash's size with size=",
-		       &phys);
+			&phys);
 		return -EINVAL;
 	}
 	if (window < PAGE_SIZE || window - 1 > (phys_addr_t)~0 - phys) {
 		errorfc(fc, "physaddr=%pa: a %llu-byte window there does not fit", &phys,
-		       window);
+			window);
 		return -EINVAL;
 	}
 	if (region_intersects(phys, window, IORESOURCE_SYSTEM_RAM, IORES_DESC_NONE) !=
@@ -114,12 +114,12 @@ int cramfs_xip_fill_super_phys(struct super_block *sb, struct fs_context *fc)
 	memunmap((void *)first);
 	if (!size) {
 		errorfc(fc, "physaddr=%pa: no cramfs image with a size in its superblock there",
-		       &phys);
+			&phys);
 		return -EINVAL;
 	}
 	if (size < CRAMFS_XIP_SUPER_SIZE || PAGE_ALIGN((u64)size) > window) {
 		errorfc(fc, "physaddr=%pa: the image claims %u bytes, the flash there has %llu (%s)",
-		       &phys, size, window, sbi->opt.size ? "size=" : "its memory resource");
+			&phys, size, window, sbi->opt.size ? "size=" : "its memory resource");
 		return -EINVAL;
 	}
 

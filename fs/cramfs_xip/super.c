@@ -153,7 +153,7 @@ static int cramfs_xip_remount_check(struct fs_context *fc, struct super_block *s
 		what = "change size=";
 	if (what) {
 		errorfc(fc, "%s: remount cannot %s: unmount and mount with it", sb->s_id,
-		       what);
+			what);
 		return -EINVAL;
 	}
 	sync_filesystem(sb);
@@ -201,7 +201,7 @@ static int cramfs_xip_check_crc(struct super_block *sb, struct fs_context *fc, u
 
 	if (!(sbi->flags & CRAMFS_XIP_FLAG_FSID_VERSION_2)) {
 		errorfc(fc, "%s: crc requested, but the image has no CRC (old format)",
-		       sb->s_id);
+			sb->s_id);
 		return -EINVAL;
 	}
 	buf = kmalloc(PAGE_SIZE, GFP_KERNEL);
@@ -224,7 +224,7 @@ static int cramfs_xip_check_crc(struct super_block *sb, struct fs_context *fc, u
 	crc ^= ~0U;
 	if (crc != stored) {
 		errorfc(fc, "%s: CRC mismatch: image says %#x, contents give %#x",
-		       sb->s_id, stored, crc);
+			sb->s_id, stored, crc);
 		return -EUCLEAN;
 	}
 	return 0;
@@ -260,7 +260,7 @@ static int cramfs_xip_read_super(struct super_block *sb, struct fs_context *fc,
 		magic = cramfs_xip_get32(p, big);
 		if (magic == CRAMFS_XIP_MAGIC_SWAPPED) {
 			errorfc(fc, "%s: image is %s-endian, this kernel reads %s-endian ones",
-			       sb->s_id, big ? "little" : "big", big ? "big" : "little");
+				sb->s_id, big ? "little" : "big", big ? "big" : "little");
 			return -EINVAL;
 		}
 		if (magic == CRAMFS_XIP_MAGIC) {
@@ -279,7 +279,7 @@ static int cramfs_xip_read_super(struct super_block *sb, struct fs_context *fc,
 	sbi->flags = cramfs_xip_get32(super + 8, big);
 	if (sbi->flags & ~CRAMFS_XIP_SUPPORTED_FLAGS) {
 		errorfc(fc, "%s: unsupported image features %#x", sb->s_id,
-		       sbi->flags & ~CRAMFS_XIP_SUPPORTED_FLAGS);
+			sbi->flags & ~CRAMFS_XIP_SUPPORTED_FLAGS);
 		return -EINVAL;
 	}
 	if (sbi->flags & CRAMFS_XIP_FLAG_FSID_VERSION_2) {
@@ -288,12 +288,12 @@ static int cramfs_xip_read_super(struct super_block *sb, struct fs_context *fc,
 		sbi->files = cramfs_xip_get32(super + 44, big);
 		if (sbi->size > sbi->medium_size) {
 			errorfc(fc, "%s: image (%u bytes) is larger than the %s (%zu bytes)",
-			       sb->s_id, sbi->size, sbi->medium->name, sbi->medium_size);
+				sb->s_id, sbi->size, sbi->medium->name, sbi->medium_size);
 			return -EINVAL;
 		}
 		if (sbi->size < sbi->super_offset + CRAMFS_XIP_SUPER_SIZE) {
 			errorfc(fc, "%s: image size %u is smaller than its superblock",
-			       sb->s_id, sbi->size);
+				sb->s_id, sbi->size);
 			return -EINVAL;
 		}
 	} else {
@@ -346,8 +346,8 @@ int cramfs_xip_fill_common(struct super_block *sb, struct fs_context *fc)
 	if (sbi->opt.strict && (sbi->medium->no_xip ||
 				(IS_ENABLED(CONFIG_MMU) && !PAGE_ALIGNED(sbi->phys)))) {
 		errorfc(fc, "%s: strict: no execute-in-place on this medium: %s",
-		       sb->s_id, sbi->medium->no_xip ? sbi->medium->no_xip :
-		       "it does not start on a page boundary");
+			sb->s_id, sbi->medium->no_xip ? sbi->medium->no_xip :
+			"it does not start on a page boundary");
 		return -EINVAL;
 	}
 	/* Until the superblock says how large the image is: the whole medium. */
@@ -435,10 +435,10 @@ static int cramfs_xip_source(struct fs_context *fc, const char *source)
 	if (CRAMFS_XIP_BLOCKDEV && !named)
 		return CRAMFS_XIP_ON_BDEV;
 	errorfc(fc, "%s: %s%s", source ? source : "(no source)",
-	       named ? "this kernel has no MTD" :
-	       !IS_ENABLED(CONFIG_BLOCK) ? "this kernel has no block devices" :
-	       "this cramfs_xip is built without block devices (CONFIG_CRAMFS_XIP_BLOCKDEV)",
-	       CRAMFS_XIP_PHYSADDR ? ": mount with -o physaddr=<address of the image>" : "");
+		named ? "this kernel has no MTD" :
+		!IS_ENABLED(CONFIG_BLOCK) ? "this kernel has no block devices" :
+		"this cramfs_xip is built without block devices (CONFIG_CRAMFS_XIP_BLOCKDEV)",
+		CRAMFS_XIP_PHYSADDR ? ": mount with -o physaddr=<address of the image>" : "");
 	return -EINVAL;
 }
 
@@ -499,7 +499,7 @@ static int cramfs_xip_parse_option(struct fs_context *fc, struct cramfs_xip_opti
 	if (!strcmp(key, "physaddr")) {
 		if (!value || kstrtou64(value, 0, &v) || !v || v != (phys_addr_t)v) {
 			errorfc(fc, "physaddr=%s: not a nonzero physical address",
-			       value ? value : "");
+				value ? value : "");
 			return -EINVAL;
 		}
 		opt->physaddr = v;
@@ -509,7 +509,7 @@ static int cramfs_xip_parse_option(struct fs_context *fc, struct cramfs_xip_opti
 		v = value && *value ? memparse(value, &end) : 0;
 		if (!v || *end || !PAGE_ALIGNED(v) || v > U32_MAX) {
 			errorfc(fc, "size=%s: not a nonzero multiple of the page size up to 4G",
-			       value ? value : "");
+				value ? value : "");
 			return -EINVAL;
 		}
 		opt->size = v;
@@ -603,7 +603,7 @@ static int cramfs_xip_get_tree(struct fs_context *fc)
 		struct super_block *sb = fc->root->d_sb;
 
 		errorfc(fc, "%s: already mounted without %s: unmount it first", sb->s_id,
-		       refused);
+			refused);
 		dput(fc->root);
 		fc->root = NULL;
 		deactivate_locked_super(sb);
