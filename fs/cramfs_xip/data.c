@@ -122,6 +122,7 @@ check:
 	return 0;
 }
 
+#if CRAMFS_XIP_HAS_FIEMAP
 /*
  * FIEMAP (filefrag -v): where each stored block of a regular file lies in
  * the medium (its image offset) and how. Plain blocks that follow one
@@ -185,6 +186,7 @@ static int cramfs_xip_fiemap(struct inode *inode, struct fiemap_extent_info *fi,
 const struct inode_operations cramfs_xip_file_iops = {
 	.fiemap		= cramfs_xip_fiemap,
 };
+#endif
 
 /* How much of zlib's inflate workspace each mount allocates: see cramfs_xip_zlib_init(). */
 static size_t cramfs_xip_zlib_ws_size;

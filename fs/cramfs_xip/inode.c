@@ -93,7 +93,8 @@ struct inode *cramfs_xip_iget(struct super_block *sb, const struct cramfs_xip_di
 
 	switch (d->mode & S_IFMT) {
 	case S_IFREG:
-		inode->i_op = &cramfs_xip_file_iops;
+		if (CRAMFS_XIP_HAS_FIEMAP)
+			inode->i_op = &cramfs_xip_file_iops;
 		inode->i_fop = &cramfs_xip_file_fops;
 		inode->i_data.a_ops = &cramfs_xip_aops;
 		break;

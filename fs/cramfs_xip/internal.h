@@ -205,6 +205,7 @@ struct cramfs_xip_block {
 };
 
 extern const struct address_space_operations cramfs_xip_aops;
+/* FIEMAP, where built (CRAMFS_XIP_HAS_FIEMAP): filefrag -v */
 extern const struct inode_operations cramfs_xip_file_iops;
 int cramfs_xip_get_block(struct inode *inode, pgoff_t index, struct cramfs_xip_block *b);
 void __init cramfs_xip_zlib_init(void);
