@@ -5,9 +5,11 @@
  * (EI_OSABI 65) so that binfmt_elf_fdpic maps its text segment by itself:
  * from flash when the image stores it for XIP.
  *
- *   xipprog flash|ram SECONDS   check where this program's code runs from
+ *   xipprog flash|ram|either SECONDS
+ *                               check where this program's code runs from
  *                               (its /proc/self/maps line and its own PC),
- *                               report, then sleep SECONDS; exit 0 if as expected
+ *                               report, then sleep SECONDS; exit 0 if as
+ *                               expected (either: 0 from flash, 3 from RAM)
  */
 #include "sys.h"
 
@@ -32,6 +34,7 @@ void xipprog_main(long *sp)
 {
 	char **argv = (char **)(sp + 1);
 	int want_flash = sp[0] > 1 && str_eq(argv[1], "flash");
+	int either = sp[0] > 1 && str_eq(argv[1], "either");
 	long secs = sp[0] > 2 ? argv[2][0] - '0' : 0;
 	unsigned long pc = (unsigned long)&xipprog_main, start = 0;
 	char maps[2048], perms[5] = "----";
@@ -57,6 +60,8 @@ void xipprog_main(long *sp)
 		line = str_find(line + 1, n - (line + 1 - maps), "xipprog");
 	}
 	in_flash = pc >= FLASH_START && pc < FLASH_END;
+	if (either)
+		want_flash = in_flash;
 	/*
 	 * The code's address says where it runs. (Before 6.3 a direct private
 	 * mapping showed as shared, "r-xs"; since, as "r-xp".)
@@ -72,7 +77,8 @@ void xipprog_main(long *sp)
 	put_hex(start);
 	put(" ");
 	put(perms);
-	put(want_flash ? ", expected in flash\n" : ", expected in RAM\n");
+	put(either ? (in_flash ? ", in flash (either)\n" : ", in RAM (either)\n") :
+	     want_flash ? ", expected in flash\n" : ", expected in RAM\n");
 	sleep_s(secs);
-	sys1(__NR_exit, ok ? 0 : 1);
+	sys1(__NR_exit, !ok ? 1 : either && !in_flash ? 3 : 0);
 }
