@@ -13,6 +13,9 @@ kb=${1:?usage: build-module.sh KBUILD OUTDIR}
 out=${2:?}
 shift 2
 mkdir -p "$out/fs/cramfs_xip"
+# Suites running side by side may build into the same OUTDIR: one at a time.
+exec 9> "$out.lock"
+flock 9
 sync_file() { cmp -s "$1" "$2" || cp "$1" "$2"; }
 sync_file "$CRAMFS_XIP_TOP/Kbuild" "$out/Kbuild"
 sync_file "$CRAMFS_XIP_TOP/Makefile" "$out/Makefile"

@@ -89,6 +89,9 @@ struct cramfs_xip_sb_info {
 
 	/* Messages an image can trigger are rate limited per mount. */
 	struct ratelimit_state ratelimit;
+
+	/* sysfs.c: /sys/fs/cramfs_xip/<s_id> and the XIP profile; NULL without. */
+	struct cramfs_xip_sysfs *sysfs;
 };
 
 struct cramfs_xip_inode_info {
@@ -213,5 +216,26 @@ void cramfs_xip_zlib_exit(struct cramfs_xip_sb_info *sbi);
 
 /* xip.c */
 extern const struct file_operations cramfs_xip_file_fops;
+
+/* sysfs.c, where built (CRAMFS_XIP_HAS_SYSFS, only with an MMU) */
+#if CRAMFS_XIP_HAS_SYSFS
+#ifndef CONFIG_MMU
+#error "cramfs_xip: the XIP profile (CONFIG_CRAMFS_XIP_SYSFS) needs an MMU"
+#endif
+void cramfs_xip_sysfs_add(struct super_block *sb);
+void cramfs_xip_sysfs_del(struct super_block *sb);
+int __init cramfs_xip_sysfs_init(void);
+void cramfs_xip_sysfs_exit(void);
+bool cramfs_xip_profile_mmap(struct file *file, struct vm_area_struct *vma);
+#else
+static inline void cramfs_xip_sysfs_add(struct super_block *sb) { }
+static inline void cramfs_xip_sysfs_del(struct super_block *sb) { }
+static inline int cramfs_xip_sysfs_init(void) { return 0; }
+static inline void cramfs_xip_sysfs_exit(void) { }
+static inline bool cramfs_xip_profile_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	return false;
+}
+#endif
 
 #endif /* _CRAMFS_XIP_INTERNAL_H */

@@ -363,6 +363,7 @@ int cramfs_xip_fill_common(struct super_block *sb, struct fs_context *fc)
 	if (!sb->s_root)
 		return -ENOMEM;
 	sbi->xip = sbi->virt && !sbi->medium->no_xip;
+	cramfs_xip_sysfs_add(sb);
 	if (sbi->xip)
 		pr_info("(%s): mounted %u-byte image at physical %pa%s\n", sb->s_id, sbi->size,
 			&sbi->phys, sbi->opt.crc ? ", CRC checked" : "");
@@ -463,6 +464,7 @@ static void cramfs_xip_kill_sb(struct super_block *sb)
 	else
 		kill_anon_super(sb);
 	if (sbi) {
+		cramfs_xip_sysfs_del(sb);
 		if (sbi->medium && sbi->medium->release)
 			sbi->medium->release(sb);
 		kfree(sbi->bounce);
@@ -781,10 +783,13 @@ static int __init cramfs_xip_init(void)
 						    cramfs_xip_inode_init_once);
 	if (!cramfs_xip_inode_cachep)
 		return -ENOMEM;
-	err = register_filesystem(&cramfs_xip_fs_type);
+	err = cramfs_xip_sysfs_init();
+	if (!err)
+		err = register_filesystem(&cramfs_xip_fs_type);
 	if (err) {
 		if (err == -EBUSY)
 			pr_err("another filesystem named \"cramfs\" is registered (mainline cramfs?)\n");
+		cramfs_xip_sysfs_exit();
 		kmem_cache_destroy(cramfs_xip_inode_cachep);
 	}
 	return err;
@@ -793,6 +798,7 @@ static int __init cramfs_xip_init(void)
 static void __exit cramfs_xip_exit(void)
 {
 	unregister_filesystem(&cramfs_xip_fs_type);
+	cramfs_xip_sysfs_exit();
 	/* Inodes are freed after an RCU grace period. */
 	rcu_barrier();
 	kmem_cache_destroy(cramfs_xip_inode_cachep);

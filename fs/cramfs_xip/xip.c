@@ -196,7 +196,7 @@ static int cramfs_xip_mmap(struct file *file, struct vm_area_struct *vma)
 
 	/* Also refuses shared writable mappings: nothing is ever written to flash. */
 	ret = generic_file_readonly_mmap(file, vma);
-	if (ret)
+	if (ret || cramfs_xip_profile_mmap(file, vma))
 		return ret;
 
 	/*
