@@ -54,6 +54,7 @@ static struct {
 	uint32_t xip_align;	/* 0: the block size */
 	int level;
 	const char *rules;
+	const char *profile;
 	const char *devtable;
 } opt = { .blksize = CRAMFS_XIP_BLOCK_SIZE, .level = Z_BEST_COMPRESSION };
 
@@ -82,6 +83,17 @@ struct rule {
 
 static struct rule *rules;
 static size_t nrules;
+
+/* --xip-profile: the pages of one file to store in place. */
+struct profiled {
+	char *path;
+	uint32_t *ranges;	/* first and last page, in pairs; NULL: the whole file */
+	size_t nranges;
+	int used;
+};
+
+static struct profiled *profile;
+static size_t nprofile;
 
 /*
  * The image is built in an anonymous mapping reserved up front: pages are
@@ -524,6 +536,130 @@ static void load_rules(const char *file)
 	fclose(f);
 }
 
+/* Undo the kernel's octal escapes (\\ooo) of a profile's path, in place. */
+static int unescape_path(char *p)
+{
+	char *o = p;
+
+	for (; *p; p++) {
+		if (*p != '\\') {
+			*o++ = *p;
+			continue;
+		}
+		if (p[1] < '0' || p[1] > '3' || p[2] < '0' || p[2] > '7' || p[3] < '0' || p[3] > '7')
+			return -1;
+		*o++ = (p[1] - '0') << 6 | (p[2] - '0') << 3 | (p[3] - '0');
+		p += 3;
+	}
+	*o = 0;
+	return 0;
+}
+
+/* "all", or page ranges "0-12,15": 0 or -1 for bad text. */
+static int parse_pages(struct profiled *f, const char *spec)
+{
+	unsigned long a, b;
+	char *end;
+
+	if (!strcmp(spec, "all"))
+		return 0;
+	for (;;) {
+		if (*spec < '0' || *spec > '9')
+			return -1;
+		errno = 0;
+		a = b = strtoul(spec, &end, 10);
+		if (*end == '-') {
+			if (end[1] < '0' || end[1] > '9')
+				return -1;
+			b = strtoul(end + 1, &end, 10);
+		}
+		if ((*end && *end != ',') || errno || b < a || b > UINT32_MAX)
+			return -1;
+		f->ranges = realloc(f->ranges, (f->nranges + 1) * 2 * sizeof(*f->ranges));
+		if (!f->ranges)
+			die("out of memory");
+		f->ranges[2 * f->nranges] = a;
+		f->ranges[2 * f->nranges++ + 1] = b;
+		if (!*end)
+			return 0;
+		spec = end + 1;
+	}
+}
+
+/*
+ * The profile, as the kernel writes it (/sys/fs/cramfs_xip/<mount>/xip_profile):
+ * "page-size N", then "PATH PAGES" lines, PATH from the image's root with
+ * spaces and the like as \\ooo, PAGES "all" or ranges "0-12,15". '#' starts
+ * a comment line.
+ */
+static void load_profile(const char *file)
+{
+	FILE *f = fopen(file, "r");
+	char line[8192], *sp;
+	unsigned int lineno = 0;
+	unsigned long psize;
+	size_t len;
+
+	if (!f)
+		die("%s: %s", file, strerror(errno));
+	while (fgets(line, sizeof(line), f)) {
+		lineno++;
+		len = strlen(line);
+		if (len && line[len - 1] != '\n' && !feof(f))
+			die("%s:%u: line longer than %zu bytes", file, lineno, sizeof(line) - 1);
+		line[strcspn(line, "\r\n")] = 0;
+		if (line[strspn(line, " \t")] == '#' || line[strspn(line, " \t")] == 0)
+			continue;
+		if (sscanf(line, "page-size %lu", &psize) == 1) {
+			if (psize != opt.blksize)
+				die("%s:%u: a profile of %lu-byte pages, but the block size is %u (-b)",
+				    file, lineno, psize, opt.blksize);
+			continue;
+		}
+		sp = strrchr(line, ' ');
+		if (line[0] != '/' || !sp)
+			die("%s:%u: expected '/PATH PAGES' (PAGES: 'all' or ranges like 0-12,15)",
+			    file, lineno);
+		*sp = 0;
+		profile = realloc(profile, (nprofile + 1) * sizeof(*profile));
+		if (!profile)
+			die("out of memory");
+		memset(&profile[nprofile], 0, sizeof(*profile));
+		if (unescape_path(line) || parse_pages(&profile[nprofile], sp + 1))
+			die("%s:%u: expected '/PATH PAGES' (PAGES: 'all' or ranges like 0-12,15)",
+			    file, lineno);
+		profile[nprofile++].path = xasprintf("%s", line);
+	}
+	fclose(f);
+}
+
+/*
+ * @e's entries in the profile, marked as found; with @mark, its blocks
+ * they list (pages past its end are counted).
+ */
+static void mark_profiled(struct entry *e, uint32_t n, int mark, uint64_t *past_end)
+{
+	size_t i, r;
+	uint64_t b;
+
+	for (i = 0; i < nprofile; i++) {
+		struct profiled *f = &profile[i];
+
+		if (strcmp(f->path, e->ipath))
+			continue;
+		f->used = 1;
+		if (mark && !f->ranges)
+			memset(e->xip, 1, n);
+		for (r = 0; mark && r < f->nranges; r++)
+			for (b = f->ranges[2 * r]; b <= f->ranges[2 * r + 1]; b++) {
+				if (b < n)
+					e->xip[b] = 1;
+				else
+					(*past_end)++;
+			}
+	}
+}
+
 /* The last matching rule wins: 1 = whole file XIP, 0 = never, -1 = no rule. */
 static int rule_for(const char *ipath)
 {
@@ -599,6 +735,8 @@ static void mark_elf_segments(struct entry *e)
 	free(d);
 }
 
+static uint64_t profile_past_end;
+
 static void choose_xip(struct entry *e)
 {
 	uint32_t n = (e->size + opt.blksize - 1) / opt.blksize, i;
@@ -608,9 +746,11 @@ static void choose_xip(struct entry *e)
 		return;
 	e->xip = xzalloc(n);
 	rule = rule_for(e->ipath);
+	if (opt.profile)
+		mark_profiled(e, n, rule < 0 && !(e->mode & S_ISVTX), &profile_past_end);
 	if (rule == 1 || (rule < 0 && (e->mode & S_ISVTX)))
 		memset(e->xip, 1, n);
-	else if (rule < 0)
+	else if (rule < 0 && !opt.profile)
 		mark_elf_segments(e);
 	for (i = 0; i < n; i++)
 		e->nxip += e->xip[i];
@@ -892,6 +1032,8 @@ static void usage_exit(int status)
 		" -A align        with -X: align XIP runs to 'align' bytes instead of a block;\n"
 		"                 a tighter layout only no-MMU kernels can map in place\n"
 		" -R rulesfile    with -X: 'xip GLOB' / 'noxip GLOB' lines choose whole files\n"
+		" --xip-profile FILE  -X for exactly the pages FILE lists (cramfs_xip's\n"
+		"                 /sys/fs/cramfs_xip/<mount>/xip_profile), not ELF segments\n"
 		" -D devtable     device and ownership table (makedevs format)\n"
 		" -Z level        zlib level, 1-9 (default 9; util-linux mkfs.cramfs uses 6)\n"
 		" -v              verbose: list every entry\n"
@@ -983,6 +1125,7 @@ int main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
+		{ "xip-profile", required_argument, NULL, 'P' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct entry root = { .ipath = "/" };
@@ -1033,6 +1176,10 @@ int main(int argc, char **argv)
 		case 'R':
 			opt.rules = optarg;
 			break;
+		case 'P':
+			opt.profile = optarg;
+			opt.xip = 1;
+			break;
 		case 'D':
 			opt.devtable = optarg;
 			break;
@@ -1062,6 +1209,8 @@ int main(int argc, char **argv)
 		opt.xip_align = opt.blksize;
 	if (opt.rules)
 		load_rules(opt.rules);
+	if (opt.profile)
+		load_profile(opt.profile);
 	if (stat(argv[optind], &st))
 		die("%s: %s", argv[optind], strerror(errno));
 	if (!S_ISDIR(st.st_mode))
@@ -1074,8 +1223,22 @@ int main(int argc, char **argv)
 	warn_truncated(&wide_uids);
 	warn_truncated(&wide_gids);
 	if (opt.xip && !choose_xip_tree(&root)) {
-		warn("-X: no read-only ELF segment, rule or sticky file to execute in place: the image is a standard one, as without -X");
+		warn("-X: no %s, rule or sticky file to execute in place: the image is a standard one, as without -X",
+		     opt.profile ? "page in the profile" : "read-only ELF segment");
 		opt.xip = 0;
+	}
+	if (opt.profile) {
+		size_t i, unused = 0, first = 0;
+
+		for (i = 0; i < nprofile; i++)
+			if (!profile[i].used && !unused++)
+				first = i;
+		if (unused)
+			warn("%s: %zu files in the profile are not in the tree (the first: %s)",
+			     opt.profile, unused, profile[first].path);
+		if (profile_past_end)
+			warn("%s: %llu profiled pages lie past the end of their file (changed since?)",
+			     opt.profile, (unsigned long long)profile_past_end);
 	}
 
 	reserve_image();

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# mkcramfs --xip-profile: exactly the pages a profile lists are stored in
+# place, everything else compressed; the profile's syntax and its mistakes.
+# (The round trip through a guest: tests/guest-profile.sh.)
+# checks: 20
+. "$(dirname "$0")/lib.sh"
+d=$WORK/profile
+rm -rf "$d"
+mkdir -p "$d/tree/bin" "$d/tree/a b"
+python3 -c "
+import random; r = random.Random(7)
+open('$d/tree/bin/prog', 'wb').write(r.randbytes(10 * 4096 + 5))
+open('$d/tree/a b/x', 'wb').write(r.randbytes(3 * 4096))
+open('$d/tree/bin/text', 'wb').write(b'compressible ' * 3000)"
+cat > "$d/profile" <<'P'
+# as /sys/fs/cramfs_xip/<mount>/xip_profile writes it, and a comment
+page-size 4096
+/bin/prog 0-2,5,10
+/a\040b/x all
+P
+pages() { "$CRAMFSCK" --layout "$1" > "$d/layout" && python3 "$TOP/tests/lib/profile-pages.py" "$2" "$d/layout"; }
+
+check "mkcramfs --xip-profile: exit 0" "$MKCRAMFS" --xip-profile "$d/profile" "$d/tree" "$d/img"
+check "the image is clean" "$CRAMFSCK" "$d/img"
+check "exactly the profiled pages in place (ranges, 'all', an escaped space)" \
+	pages "$d/img" "$d/profile"
+"$CRAMFSCK" -l "$d/img" > "$d/list"
+check "a file not in the profile is all compressed, ELF or not" \
+	grep -q '\[.* 0 plain 0 xip 0 hole\] /bin/text$' "$d/list"
+rm -rf "$d/x"
+check "the image extracts to the same tree" \
+	bash -c "'$CRAMFSCK' -x '$d/x' '$d/img' && diff -r '$d/tree' '$d/x'"
+printf 'xip /bin/text\nnoxip /bin/prog\n' > "$d/rules"
+"$MKCRAMFS" -R "$d/rules" --xip-profile "$d/profile" "$d/tree" "$d/rimg" > /dev/null
+"$CRAMFSCK" -l "$d/rimg" > "$d/rlist"
+check "-R rules still win over the profile (xip whole, noxip none)" bash -c \
+	"grep -q '\[0 zlib 0 plain 10 xip 0 hole\] /bin/text$' '$d/rlist' && grep -q ' 0 xip 0 hole\] /bin/prog$' '$d/rlist'"
+
+bb=$(busybox_armhf)
+if [ -f "$bb" ]; then
+	mkdir -p "$d/bb/bin"
+	cp "$bb" "$d/bb/bin/busybox"
+	printf 'page-size 4096\n/bin/busybox 0-3,40-41\n' > "$d/bbprofile"
+	"$MKCRAMFS" --xip-profile "$d/bbprofile" "$d/bb" "$d/bbimg" > /dev/null
+	check "BusyBox: only the profiled pages of its text in place, not its ELF segments" \
+		pages "$d/bbimg" "$d/bbprofile"
+else
+	skip "BusyBox: armhf BusyBox not unpacked (scripts/setup-host.sh)"
+fi
+
+printf 'page-size 4096\n/bin/prog 1\n/not/there 0\n/bin/prog 99\n' > "$d/odd"
+check "a file the tree lacks: a warning naming it" \
+	status_and_says 0 "1 files in the profile are not in the tree (the first: /not/there)" \
+	"$MKCRAMFS" --xip-profile "$d/odd" "$d/tree" "$d/oimg"
+check "a page past the file's end: a warning" \
+	status_and_says 0 "1 profiled pages lie past the end of their file" \
+	"$MKCRAMFS" --xip-profile "$d/odd" "$d/tree" "$d/oimg"
+printf 'page-size 16384\n/bin/prog 1\n' > "$d/p16k"
+check "a profile of other pages than -b: refused" \
+	status_and_says 8 "a profile of 16384-byte pages, but the block size is 4096" \
+	"$MKCRAMFS" --xip-profile "$d/p16k" "$d/tree" "$d/bad"
+check "... and accepted with -b 16384" "$MKCRAMFS" -b 16384 --xip-profile "$d/p16k" "$d/tree" "$d/b16"
+for bad in '/bin/prog' 'bin/prog 1' '/bin/prog 3-1' '/bin/prog 1,,2' '/bin/prog x' '/bin\09prog 1'; do
+	printf 'page-size 4096\n%s\n' "$bad" > "$d/bad.profile"
+	check "a bad line is refused with its line number: '$bad'" \
+		status_and_says 8 "bad.profile:2: expected '/PATH PAGES'" \
+		"$MKCRAMFS" --xip-profile "$d/bad.profile" "$d/tree" "$d/bad"
+done
+printf 'page-size 4096\n/bin/text 0\n' > "$d/none"
+check "a profile naming no ELF: the profiled page in place all the same" \
+	bash -c "'$MKCRAMFS' --xip-profile '$d/none' '$d/tree' '$d/nimg' > /dev/null && '$CRAMFSCK' --layout '$d/nimg' | grep -q '/bin/text block 0: xip at'"
+printf 'page-size 4096\n' > "$d/empty"
+check "an empty profile: the standard image, with a warning" \
+	status_and_says 0 "no page in the profile, rule or sticky file to execute in place" \
+	"$MKCRAMFS" --xip-profile "$d/empty" "$d/tree" "$d/eimg"
+check "a profile that cannot be opened: refused" \
+	status_and_says 8 "$d/nonexistent: No such file or directory" \
+	"$MKCRAMFS" --xip-profile "$d/nonexistent" "$d/tree" "$d/bad"
