@@ -10,7 +10,12 @@
 # (GUEST_APPEND: more kernel arguments, e.g. the speed rounds' bench_module=M;
 # GUEST_QEMU: more QEMU options, e.g. -icount);
 # with --badimages, only the bad-image run, over $BADIMAGES images from
-# $BADIMAGES_START (tests/badimages.sh runs many such boots).
+# $BADIMAGES_START (tests/badimages.sh runs many such boots);
+# with --profile-record or --profile-check, the two boots of the XIP profile
+# round trip (tests/guest-profile.sh): tests/guest/profile-*/ against the
+# image $PROFILE_IMAGE in fs_partition, with the files of $PROFILE_FILES
+# in the guest's /images/profile (PROFILE_LABEL: a name for the run's
+# directory, build-tests/profile-check-LABEL-vexpress-a9-<version>).
 # --debug uses the debug kernel (KASAN, kmemleak, lockdep: debug.config);
 # --trace the tracing kernel (function_graph: trace.config).
 set -euo pipefail
@@ -25,6 +30,7 @@ mem=128M
 while [ $# -gt 0 ]; do
 	case $1 in
 	--bench) suite=bench ;;
+	--profile-record | --profile-check) suite=${1#--} ;;
 	--badimages)
 		suite=badimages
 		mem=256M
@@ -47,7 +53,7 @@ kver=${1:-$KVER_DEFAULT}
 timeout_s=${timeout_s:-${GUEST_TIMEOUT:-600}}
 top=$CRAMFS_XIP_TOP
 work=$top/build-tests/$variant-$kver
-[ $suite = $board ] || work=$top/build-tests/$suite-$variant-$kver
+[ $suite = $board ] || work=$top/build-tests/$suite${PROFILE_LABEL:+-$PROFILE_LABEL}-$variant-$kver
 . "$top/tests/boards/$board/board.env"
 
 kb=$("$top/scripts/build-kernel.sh" "$board" "$kver" "${fragments[@]}")
@@ -143,6 +149,12 @@ if [ $suite = bench ]; then
 	flash_img=$img/bench-xip.img
 	spare_img=$img/bench-zlib.img
 fi
+case $suite in
+profile-*)
+	flash_img=${PROFILE_IMAGE:?}
+	cp -r "${PROFILE_FILES:?}" "$img/profile"
+	;;
+esac
 dd if="$flash_img" of="$work/flash0.img" bs=64k seek=$((FS_PARTITION_OFFSET / 65536)) \
 	conv=notrunc status=none
 dd if="$spare_img" of="$work/flash0.img" bs=64k seek=$((0x2140000 / 65536)) \
