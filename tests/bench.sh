@@ -82,6 +82,30 @@ tr -d '\r' < "$m/console.log" | { grep '^BENCH nommu' || true; } >> "$res"
 cat "$m/kernel-size.txt" >> "$res"
 need nommu-ram nommu-footprint nommu-kernel-size nommu-speed
 
+# Profile-guided XIP (tests/guest-profile.sh): the BusyBox image all
+# compressed, with -X and from the profile of a workload; the workload's
+# text Rss and the page cache it leaves with the last two.
+p=$top/build-tests/profile-vexpress-a9-$KVER_DEFAULT
+"$top/tests/guest-profile.sh" > "$out/profile.txt" 2> "$out/profile.stderr" ||
+	die "tests/guest-profile.sh failed: see $out/profile.stderr"
+! grep '^FAIL: ' "$out/profile.txt" || die "the profile round trip failed: see $out/profile.txt"
+# Pages of BusyBox in place: in the profiled image, in the -X one; and all of them.
+inplace() {
+	"$top/scripts/cramfsck" --layout "$1" | awk '$1 == "/bin/busybox" && $4 == "xip" {
+		sub(/,$/, "", $6); if ($6 % 4096 == 0) n++ } END { print n + 0 }'
+}
+echo "BENCH profile-pages $(inplace "$p/profiled.img") $(inplace "$p/x.img") \
+	$((($(stat -c %s "$p/tree/bin/busybox") + 4095) / 4096))" >> "$res"
+for i in zlib x profiled; do
+	echo "BENCH profile-size $i $(stat -c %s "$p/$i.img")" >> "$res"
+done
+for i in profiled x; do
+	c=$(tr -d '\r' < "$top/build-tests/profile-check-$i-vexpress-a9-$KVER_DEFAULT/console.log")
+	echo "BENCH profile-ram $i $(printf '%s\n' "$c" | sed -n 's/^PROFILE-RAM .*: +\([0-9]*\) kB$/\1/p') \
+		$(printf '%s\n' "$c" | sed -n "s/^RESULT PASS the workload's shell: text Rss 0 kB (got \([0-9]*\))$/\1/p")" >> "$res"
+done
+need profile-pages profile-size profile-ram
+
 # Module sizes, same compiler and configuration.
 kb=$("$top/scripts/build-kernel.sh" vexpress-a9)
 for m in "cramfs_xip $top/build-tests/module-vexpress-a9-$KVER_DEFAULT/fs/cramfs_xip/cramfs_xip.ko" \

@@ -64,6 +64,7 @@ def main():
     fig.tight_layout()
     fig.savefig(f"{doc}/bench-ram.png", dpi=100)
     md += image_sizes(lines, doc)
+    md += profile(lines)
     md += speed(lines)
     md += trace(lines)
     md += footprint(lines)
@@ -112,6 +113,31 @@ def image_sizes(lines, doc):
     fig.tight_layout()
     fig.savefig(f"{doc}/bench-size.png", dpi=100)
     return md + ["", "![Image size](bench-size.png)", ""]
+
+
+def profile(lines):
+    size = {f[2]: int(f[3]) for f in lines if f[1] == "profile-size"}
+    ram = {f[2]: f[3:] for f in lines if f[1] == "profile-ram"}
+    pages = next((f[2:] for f in lines if f[1] == "profile-pages"), None)
+    if not size or "zlib" not in size or not pages:
+        return []
+    md = ["## Profile-guided XIP", "",
+          "The BusyBox tree with a shell script running eight applets "
+          "(`tests/guest/profile-workload.sh`): the image all compressed, with `-X`, and "
+          "built with `mkcramfs --xip-profile` from the pages the workload executed on "
+          "the compressed image (`tests/guest-profile.sh`, the round trip `make check` "
+          f"runs). BusyBox pages in place: {pages[0]} profiled, {pages[1]} with `-X`, "
+          f"of {pages[2]}. RAM: the page cache the workload leaves (caches dropped "
+          "before it), and the text Rss of its shell.", "",
+          "| image | bytes | ratio to all compressed | page cache kB | text Rss kB |",
+          "| --- | ---: | ---: | ---: | ---: |"]
+    for img, desc in (("zlib", "all compressed (`mkcramfs`)"), ("x", "`mkcramfs -X`"),
+                      ("profiled", "`mkcramfs --xip-profile`")):
+        if img in size:
+            r = ram.get(img, ["-", "-"])
+            md.append(f"| {desc} | {size[img]:,} | {size[img] / size['zlib']:.2f} "
+                      f"| {r[0]} | {r[1] if len(r) > 1 else '-'} |")
+    return md + [""]
 
 
 WHAT = [("mount", "mount(2) of the image"),
