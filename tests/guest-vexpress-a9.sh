@@ -195,6 +195,11 @@ if [ $suite = badimages ]; then
 	printf '# checks: 1\ncheck "module loads" insmod /lib/modules/cramfs_xip.ko\n' > "$work/stage/tests/10-load.sh"
 else
 	cp "$top"/tests/guest/$suite/[0-9]*.sh "$work/stage/tests/"
+	# GUEST_ONLY="10 46": only those scripts (while working on them).
+	if [ -n "${GUEST_ONLY:-}" ]; then
+		rm -f "$work"/stage/tests/[0-9]*.sh
+		for t in $GUEST_ONLY; do cp "$top"/tests/guest/$suite/$t-*.sh "$work/stage/tests/"; done
+	fi
 fi
 # The debug kernel checks our module: the mainline comparison is left out.
 [ $variant = $board ] || rm -f "$work/stage/tests/20-mainline.sh" \

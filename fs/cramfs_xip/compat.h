@@ -218,4 +218,11 @@ static inline int cramfs_xip_compat_lookup_bdev(const char *path, dev_t *dev)
 	fiemap_check_flags(fi, FIEMAP_FLAG_SYNC)
 #endif
 
+/* v5.10 added sysfs_emit() for sysfs show functions. */
+#if KERNEL_VERSION(5, 10, 0) <= LINUX_VERSION_CODE
+#define cramfs_xip_compat_sysfs_emit(buf, fmt, ...)	sysfs_emit(buf, fmt, ##__VA_ARGS__)
+#else
+#define cramfs_xip_compat_sysfs_emit(buf, fmt, ...)	scnprintf(buf, PAGE_SIZE, fmt, ##__VA_ARGS__)
+#endif
+
 #endif /* _CRAMFS_XIP_COMPAT_H */

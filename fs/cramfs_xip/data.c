@@ -351,6 +351,9 @@ static int cramfs_xip_fill_page(struct inode *inode, struct page *page)
 			err = cramfs_xip_copy(sb, dst, b.start, b.len);
 		if (!err && b.len && !b.compressed)
 			want = b.len;
+		if (!err && b.len)
+			cramfs_xip_count(CRAMFS_XIP_SB(sb), b.compressed ? CRAMFS_XIP_DECOMPRESSED :
+					 CRAMFS_XIP_COPIED, 1);
 	}
 	if (!err && want < PAGE_SIZE)
 		memset(dst + want, 0, PAGE_SIZE - want);

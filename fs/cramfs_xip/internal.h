@@ -65,6 +65,30 @@ enum cramfs_xip_source {
 	CRAMFS_XIP_ON_BDEV,
 };
 
+/*
+ * The figures of a mount in /sys/fs/cramfs_xip/<s_id>/ (sysfs.c, where
+ * built): counts since the mount, then what is mapped in place now.
+ */
+enum cramfs_xip_stat {
+	CRAMFS_XIP_DECOMPRESSED,	/* pages inflated into the page cache */
+	CRAMFS_XIP_COPIED,		/* plain pages copied into it */
+	CRAMFS_XIP_MMAP_WHOLE,		/* mmaps mapped in place whole */
+	CRAMFS_XIP_MMAP_MIXED,		/* ... in part, the rest from the page cache */
+	CRAMFS_XIP_MMAP_PAGE_CACHE,	/* ... not at all */
+	/* An mmap of pages not all in place, by the first of them that is not: */
+	CRAMFS_XIP_WHY_COMPRESSED,
+	CRAMFS_XIP_WHY_HOLE,
+	CRAMFS_XIP_WHY_UNALIGNED,	/* plain, but not direct and page-aligned */
+	CRAMFS_XIP_WHY_TAIL,		/* the rest of its flash page is not zero */
+	CRAMFS_XIP_WHY_PAST_IMAGE,
+	CRAMFS_XIP_WHY_MEDIUM,		/* a medium that cannot be mapped */
+	CRAMFS_XIP_WHY_RECORDING,	/* executable, while the XIP profile records */
+	/* Pages in place in live mappings: */
+	CRAMFS_XIP_LIVE_WHOLE,
+	CRAMFS_XIP_LIVE_MIXED,
+	CRAMFS_XIP_NR_STATS
+};
+
 struct cramfs_xip_sb_info {
 	enum cramfs_xip_source on;	/* set before the superblock exists */
 	const struct cramfs_xip_medium *medium;
@@ -92,7 +116,19 @@ struct cramfs_xip_sb_info {
 
 	/* sysfs.c: /sys/fs/cramfs_xip/<s_id> and the XIP profile; NULL without. */
 	struct cramfs_xip_sysfs *sysfs;
+#if CRAMFS_XIP_HAS_SYSFS
+	atomic_long_t stats[CRAMFS_XIP_NR_STATS];
+#endif
 };
+
+/* Count @n more of @stat, where the figures are built. */
+static inline void cramfs_xip_count(struct cramfs_xip_sb_info *sbi, enum cramfs_xip_stat stat,
+				    long n)
+{
+#if CRAMFS_XIP_HAS_SYSFS
+	atomic_long_add(n, &sbi->stats[stat]);
+#endif
+}
 
 struct cramfs_xip_inode_info {
 	u32 data_offset;		/* block pointer table or directory entries */
@@ -227,6 +263,10 @@ void cramfs_xip_sysfs_del(struct super_block *sb);
 int __init cramfs_xip_sysfs_init(void);
 void cramfs_xip_sysfs_exit(void);
 bool cramfs_xip_profile_mmap(struct file *file, struct vm_area_struct *vma);
+struct cramfs_xip_live *cramfs_xip_live_new(struct super_block *sb, unsigned long pages);
+void cramfs_xip_live_add(struct cramfs_xip_live *l, u32 offset, unsigned long pages);
+void cramfs_xip_live_start(struct vm_area_struct *vma, struct cramfs_xip_live *l);
+void cramfs_xip_live_free(struct cramfs_xip_live *l);
 #else
 static inline void cramfs_xip_sysfs_add(struct super_block *sb) { }
 static inline void cramfs_xip_sysfs_del(struct super_block *sb) { }
@@ -236,6 +276,17 @@ static inline bool cramfs_xip_profile_mmap(struct file *file, struct vm_area_str
 {
 	return false;
 }
+
+static inline struct cramfs_xip_live *cramfs_xip_live_new(struct super_block *sb,
+							  unsigned long pages)
+{
+	return NULL;
+}
+
+static inline void cramfs_xip_live_add(struct cramfs_xip_live *l, u32 offset,
+				       unsigned long pages) { }
+static inline void cramfs_xip_live_start(struct vm_area_struct *vma, struct cramfs_xip_live *l) { }
+static inline void cramfs_xip_live_free(struct cramfs_xip_live *l) { }
 #endif
 
 #endif /* _CRAMFS_XIP_INTERNAL_H */

@@ -1,7 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * cramfs_xip: a directory per mount in /sys/fs/cramfs_xip/, and the XIP
- * profile it holds.
+ * cramfs_xip: a directory per mount in /sys/fs/cramfs_xip/: its figures,
+ * and the XIP profile.
+ *
+ * The figures, one value per file: pages read into the page cache
+ * (decompressed, copied plain), mmaps served whole in place, in part, or
+ * not at all, and in not_in_place/ each mmap whose pages are not all in
+ * place, by the reason for the first of them; then the pages in place in
+ * live mappings (whole, mixed), and the RAM they save: each image page in
+ * place once, however many mappings share it, as the page cache would have
+ * held it.
  *
  * With the module parameter xip_profile set, every mapping with execute
  * permission made from then on comes from the page cache, one fault per
@@ -18,7 +26,9 @@
 #include <linux/kobject.h>
 #include <linux/mm.h>
 #include <linux/module.h>
+#include <linux/refcount.h>
 #include <linux/slab.h>
+#include <linux/sort.h>
 #include <linux/string_helpers.h>
 #include <linux/sysfs.h>
 #include "internal.h"
@@ -39,8 +49,32 @@ struct cramfs_xip_profile {
 
 struct cramfs_xip_sysfs {
 	struct kobject kobj;
-	struct mutex lock;		/* the profile */
+	struct cramfs_xip_sb_info *sbi;
+	struct mutex lock;		/* the profile and the runs */
 	struct list_head profile;
+	struct list_head runs;		/* cramfs_xip_run_ref: image pages in place now */
+};
+
+/* A run of image pages in place in live mappings, and how many map it. */
+struct cramfs_xip_run_ref {
+	struct list_head list;
+	u32 first, n;
+	unsigned long count;
+};
+
+/*
+ * What one mmap maps in place: runs of image pages. The mapping's copies
+ * (fork, a split, mremap) share it; the last to go gives the pages back.
+ */
+struct cramfs_xip_live {
+	refcount_t ref;
+	struct cramfs_xip_sysfs *s;
+	enum cramfs_xip_stat stat;	/* CRAMFS_XIP_LIVE_WHOLE or _MIXED */
+	unsigned long pages;
+	unsigned int nruns, cap;
+	struct {
+		u32 first, n;
+	} runs[];
 };
 
 static struct kset *cramfs_xip_kset;
@@ -103,6 +137,149 @@ static const struct vm_operations_struct cramfs_xip_profile_vm_ops = {
 };
 
 /**
+ * cramfs_xip_live_new() - a record of what a new mapping maps in place
+ * @sb: the mount
+ * @runs: the most runs of image pages it will hold
+ *
+ * Return: the record, or NULL (no figures for this mount, or no memory:
+ * the mapping is then not counted).
+ */
+struct cramfs_xip_live *cramfs_xip_live_new(struct super_block *sb, unsigned long runs)
+{
+	struct cramfs_xip_sysfs *s = CRAMFS_XIP_SB(sb)->sysfs;
+	struct cramfs_xip_live *l;
+
+	if (!s || runs > UINT_MAX)
+		return NULL;
+	l = kvzalloc(struct_size(l, runs, runs), GFP_KERNEL);
+	if (l) {
+		refcount_set(&l->ref, 1);
+		l->s = s;
+		l->cap = runs;
+	}
+	return l;
+}
+
+/**
+ * cramfs_xip_live_add() - @pages more pages in place, from image offset @offset
+ * @l: the record (or NULL)
+ * @offset: where the first lies in the image
+ * @pages: how many, one after the other in the image
+ */
+void cramfs_xip_live_add(struct cramfs_xip_live *l, u32 offset, unsigned long pages)
+{
+	u32 page = offset >> PAGE_SHIFT;
+
+	if (!l || !pages)
+		return;
+	l->pages += pages;
+	if (l->nruns && l->runs[l->nruns - 1].first + l->runs[l->nruns - 1].n == page) {
+		l->runs[l->nruns - 1].n += pages;
+	} else if (!WARN_ON_ONCE(l->nruns == l->cap)) {
+		l->runs[l->nruns].first = page;
+		l->runs[l->nruns++].n = pages;
+	}
+}
+
+/**
+ * cramfs_xip_live_free() - drop a record that never reached a mapping
+ * @l: the record (or NULL)
+ */
+void cramfs_xip_live_free(struct cramfs_xip_live *l)
+{
+	kvfree(l);
+}
+
+/* The mount's entry for run @i of @l, or NULL. Under s->lock. */
+static struct cramfs_xip_run_ref *cramfs_xip_find_run_ref(struct cramfs_xip_live *l,
+							  unsigned int i)
+{
+	struct cramfs_xip_run_ref *ref;
+
+	list_for_each_entry(ref, &l->s->runs, list)
+		if (ref->first == l->runs[i].first && ref->n == l->runs[i].n)
+			return ref;
+	return NULL;
+}
+
+/* Count @l's pages in (@add) or out of the mount's figures. */
+static void cramfs_xip_live_account(struct cramfs_xip_live *l, bool add)
+{
+	struct cramfs_xip_sysfs *s = l->s;
+	struct cramfs_xip_run_ref *ref;
+	unsigned int i;
+
+	cramfs_xip_count(s->sbi, l->stat, add ? l->pages : -l->pages);
+	mutex_lock(&s->lock);
+	for (i = 0; i < l->nruns; i++) {
+		ref = cramfs_xip_find_run_ref(l, i);
+		if (add && !ref) {
+			ref = kzalloc(sizeof(*ref), GFP_KERNEL);
+			if (!ref) {
+				l->runs[i].n = 0;	/* left out of the RAM saved */
+				continue;
+			}
+			ref->first = l->runs[i].first;
+			ref->n = l->runs[i].n;
+			list_add(&ref->list, &s->runs);
+		}
+		if (!ref)
+			continue;
+		if (add) {
+			ref->count++;
+		} else if (!--ref->count) {
+			list_del(&ref->list);
+			kfree(ref);
+		}
+	}
+	mutex_unlock(&s->lock);
+}
+
+static void cramfs_xip_live_open(struct vm_area_struct *vma)
+{
+	struct cramfs_xip_live *l = vma->vm_private_data;
+
+	refcount_inc(&l->ref);
+}
+
+static void cramfs_xip_live_close(struct vm_area_struct *vma)
+{
+	struct cramfs_xip_live *l = vma->vm_private_data;
+
+	if (refcount_dec_and_test(&l->ref)) {
+		cramfs_xip_live_account(l, false);
+		kvfree(l);
+	}
+}
+
+/* A mapping with pages in place: the page cache's, plus the record. */
+static const struct vm_operations_struct cramfs_xip_live_vm_ops = {
+	.open		= cramfs_xip_live_open,
+	.close		= cramfs_xip_live_close,
+	.fault		= filemap_fault,
+	.map_pages	= filemap_map_pages,
+};
+
+/**
+ * cramfs_xip_live_start() - count a mapping's pages in place until it goes
+ * @vma: the mapping, set up (cramfs_xip_mmap() succeeded)
+ * @l: its record (or NULL)
+ */
+void cramfs_xip_live_start(struct vm_area_struct *vma, struct cramfs_xip_live *l)
+{
+	if (!l)
+		return;
+	if (!l->pages) {
+		kvfree(l);
+		return;
+	}
+	l->stat = vma->vm_flags & VM_MIXEDMAP ? CRAMFS_XIP_LIVE_MIXED : CRAMFS_XIP_LIVE_WHOLE;
+	cramfs_xip_live_account(l, true);
+	vma->vm_private_data = l;
+	vma->vm_ops = &cramfs_xip_live_vm_ops;
+}
+
+/**
  * cramfs_xip_profile_mmap() - take an executable mapping while recording
  * @file: the file mapped
  * @vma: its new mapping, set up by generic_file_readonly_mmap()
@@ -112,10 +289,13 @@ static const struct vm_operations_struct cramfs_xip_profile_vm_ops = {
  */
 bool cramfs_xip_profile_mmap(struct file *file, struct vm_area_struct *vma)
 {
-	if (!READ_ONCE(xip_profile) || !(vma->vm_flags & VM_EXEC) ||
-	    !CRAMFS_XIP_SB(file_inode(file)->i_sb)->sysfs)
+	struct cramfs_xip_sb_info *sbi = CRAMFS_XIP_SB(file_inode(file)->i_sb);
+
+	if (!READ_ONCE(xip_profile) || !(vma->vm_flags & VM_EXEC) || !sbi->sysfs)
 		return false;
 	vma->vm_ops = &cramfs_xip_profile_vm_ops;
+	cramfs_xip_count(sbi, CRAMFS_XIP_MMAP_PAGE_CACHE, 1);
+	cramfs_xip_count(sbi, CRAMFS_XIP_WHY_RECORDING, 1);
 	return true;
 }
 
@@ -155,6 +335,117 @@ out:
 	return ret;
 }
 
+static int cramfs_xip_cmp_run(const void *a, const void *b)
+{
+	const struct cramfs_xip_run_ref *x = a, *y = b;
+
+	return x->first < y->first ? -1 : x->first > y->first;
+}
+
+/* The image pages in place now, each once. */
+static ssize_t cramfs_xip_saved(struct cramfs_xip_sysfs *s, char *buf)
+{
+	struct cramfs_xip_run_ref *ref, *runs;
+	unsigned long n = 0, i, pages = 0;
+	u64 end = 0;
+
+	mutex_lock(&s->lock);
+	list_for_each_entry(ref, &s->runs, list)
+		n++;
+	runs = kvmalloc_array(n, sizeof(*runs), GFP_KERNEL);
+	if (!runs) {
+		mutex_unlock(&s->lock);
+		return -ENOMEM;
+	}
+	i = 0;
+	list_for_each_entry(ref, &s->runs, list)
+		runs[i++] = *ref;
+	mutex_unlock(&s->lock);
+	sort(runs, n, sizeof(*runs), cramfs_xip_cmp_run, NULL);
+	for (i = 0; i < n; i++) {
+		u64 first = max_t(u64, runs[i].first, end);
+
+		end = max_t(u64, end, (u64)runs[i].first + runs[i].n);
+		pages += end > first ? end - first : 0;
+	}
+	kvfree(runs);
+	return cramfs_xip_compat_sysfs_emit(buf, "%lu\n", pages << (PAGE_SHIFT - 10));
+}
+
+/* One figure: a struct cramfs_xip_stat, or CRAMFS_XIP_NR_STATS for the RAM saved. */
+struct cramfs_xip_attr {
+	struct attribute attr;
+	enum cramfs_xip_stat stat;
+};
+
+static ssize_t cramfs_xip_attr_show(struct kobject *kobj, struct attribute *attr, char *buf)
+{
+	struct cramfs_xip_sysfs *s = container_of(kobj, struct cramfs_xip_sysfs, kobj);
+	enum cramfs_xip_stat stat = container_of(attr, struct cramfs_xip_attr, attr)->stat;
+
+	if (stat == CRAMFS_XIP_NR_STATS)
+		return cramfs_xip_saved(s, buf);
+	return cramfs_xip_compat_sysfs_emit(buf, "%ld\n", atomic_long_read(&s->sbi->stats[stat]));
+}
+
+static const struct sysfs_ops cramfs_xip_sysfs_ops = {
+	.show	= cramfs_xip_attr_show,
+};
+
+#define CRAMFS_XIP_ATTR(_name, _stat)						\
+	static struct cramfs_xip_attr cramfs_xip_attr_##_name = {		\
+		.attr = { .name = #_name, .mode = 0444 },			\
+		.stat = _stat,							\
+	}
+
+CRAMFS_XIP_ATTR(pages_decompressed, CRAMFS_XIP_DECOMPRESSED);
+CRAMFS_XIP_ATTR(pages_copied, CRAMFS_XIP_COPIED);
+CRAMFS_XIP_ATTR(mmaps_in_place, CRAMFS_XIP_MMAP_WHOLE);
+CRAMFS_XIP_ATTR(mmaps_mixed, CRAMFS_XIP_MMAP_MIXED);
+CRAMFS_XIP_ATTR(mmaps_page_cache, CRAMFS_XIP_MMAP_PAGE_CACHE);
+CRAMFS_XIP_ATTR(xip_pages_whole, CRAMFS_XIP_LIVE_WHOLE);
+CRAMFS_XIP_ATTR(xip_pages_mixed, CRAMFS_XIP_LIVE_MIXED);
+CRAMFS_XIP_ATTR(xip_saved_kb, CRAMFS_XIP_NR_STATS);
+CRAMFS_XIP_ATTR(compressed, CRAMFS_XIP_WHY_COMPRESSED);
+CRAMFS_XIP_ATTR(hole, CRAMFS_XIP_WHY_HOLE);
+CRAMFS_XIP_ATTR(unaligned, CRAMFS_XIP_WHY_UNALIGNED);
+CRAMFS_XIP_ATTR(tail_not_zero, CRAMFS_XIP_WHY_TAIL);
+CRAMFS_XIP_ATTR(past_image, CRAMFS_XIP_WHY_PAST_IMAGE);
+CRAMFS_XIP_ATTR(medium, CRAMFS_XIP_WHY_MEDIUM);
+CRAMFS_XIP_ATTR(recording, CRAMFS_XIP_WHY_RECORDING);
+
+static struct attribute *cramfs_xip_attrs[] = {
+	&cramfs_xip_attr_pages_decompressed.attr,
+	&cramfs_xip_attr_pages_copied.attr,
+	&cramfs_xip_attr_mmaps_in_place.attr,
+	&cramfs_xip_attr_mmaps_mixed.attr,
+	&cramfs_xip_attr_mmaps_page_cache.attr,
+	&cramfs_xip_attr_xip_pages_whole.attr,
+	&cramfs_xip_attr_xip_pages_mixed.attr,
+	&cramfs_xip_attr_xip_saved_kb.attr,
+	NULL,
+};
+
+static struct attribute *cramfs_xip_why_attrs[] = {
+	&cramfs_xip_attr_compressed.attr,
+	&cramfs_xip_attr_hole.attr,
+	&cramfs_xip_attr_unaligned.attr,
+	&cramfs_xip_attr_tail_not_zero.attr,
+	&cramfs_xip_attr_past_image.attr,
+	&cramfs_xip_attr_medium.attr,
+	&cramfs_xip_attr_recording.attr,
+	NULL,
+};
+
+static const struct attribute_group cramfs_xip_group = {
+	.attrs = cramfs_xip_attrs,
+};
+
+static const struct attribute_group cramfs_xip_why_group = {
+	.name = "not_in_place",
+	.attrs = cramfs_xip_why_attrs,
+};
+
 /* Root only (it names the programs run); size 0: as long as the profile is. */
 static struct bin_attribute bin_attr_xip_profile = __BIN_ATTR(xip_profile, 0400,
 							      xip_profile_read, NULL, 0);
@@ -173,7 +464,7 @@ static void cramfs_xip_sysfs_release(struct kobject *kobj)
 
 /* Not const: before 6.2, kobject_init_and_add() takes it without. */
 static struct kobj_type cramfs_xip_ktype = {
-	.sysfs_ops	= &kobj_sysfs_ops,
+	.sysfs_ops	= &cramfs_xip_sysfs_ops,
 	.release	= cramfs_xip_sysfs_release,
 };
 
@@ -192,10 +483,14 @@ void cramfs_xip_sysfs_add(struct super_block *sb)
 	if (s) {
 		mutex_init(&s->lock);
 		INIT_LIST_HEAD(&s->profile);
+		INIT_LIST_HEAD(&s->runs);
+		s->sbi = CRAMFS_XIP_SB(sb);
 		s->kobj.kset = cramfs_xip_kset;
 		err = kobject_init_and_add(&s->kobj, &cramfs_xip_ktype, NULL, "%s", sb->s_id);
 		if (!err) {
-			err = sysfs_create_bin_file(&s->kobj, &bin_attr_xip_profile);
+			err = sysfs_create_group(&s->kobj, &cramfs_xip_group) ?:
+			      sysfs_create_group(&s->kobj, &cramfs_xip_why_group) ?:
+			      sysfs_create_bin_file(&s->kobj, &bin_attr_xip_profile);
 			if (err)
 				kobject_del(&s->kobj);
 		}
@@ -205,7 +500,7 @@ void cramfs_xip_sysfs_add(struct super_block *sb)
 			CRAMFS_XIP_SB(sb)->sysfs = s;
 	}
 	if (err)
-		pr_warn("(%s): no directory in /sys/fs/cramfs_xip (%d): no XIP profile\n",
+		pr_warn("(%s): no directory in /sys/fs/cramfs_xip (%d): no figures, no XIP profile\n",
 			sb->s_id, err);
 }
 

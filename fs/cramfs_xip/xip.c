@@ -155,6 +155,31 @@ static void cramfs_xip_find_run(struct inode *inode, struct cramfs_xip_run *r,
 #ifdef CONFIG_MMU
 
 /*
+ * Why page @index of @inode (inside the file) is not mapped in place:
+ * a CRAMFS_XIP_WHY_*, or CRAMFS_XIP_NR_STATS for a bad block pointer (its
+ * read fails with the image's message).
+ */
+static enum cramfs_xip_stat cramfs_xip_why_not(struct inode *inode, pgoff_t index)
+{
+	struct super_block *sb = inode->i_sb;
+	struct cramfs_xip_block b;
+
+	if (!CRAMFS_XIP_SB(sb)->xip)
+		return CRAMFS_XIP_WHY_MEDIUM;
+	if (cramfs_xip_get_block(inode, index, &b))
+		return CRAMFS_XIP_NR_STATS;
+	if (!b.len)
+		return CRAMFS_XIP_WHY_HOLE;
+	if (b.compressed)
+		return CRAMFS_XIP_WHY_COMPRESSED;
+	if (!b.direct || !PAGE_ALIGNED(CRAMFS_XIP_SB(sb)->phys + b.start))
+		return CRAMFS_XIP_WHY_UNALIGNED;
+	if (!cramfs_xip_in_image(sb, b.start, PAGE_SIZE))
+		return CRAMFS_XIP_WHY_PAST_IMAGE;
+	return CRAMFS_XIP_WHY_TAIL;
+}
+
+/*
  * -o strict: page @index of @file is in a mapping but not mapped in place.
  * If the image stores the page for execute-in-place (direct, plain and
  * page-aligned: the mount checked that the image is), the mmap fails with
@@ -166,13 +191,15 @@ static int cramfs_xip_strict(struct file *file, pgoff_t index)
 {
 	struct inode *inode = file_inode(file);
 	struct super_block *sb = inode->i_sb;
-	struct cramfs_xip_block b;
+	enum cramfs_xip_stat why;
 
-	if (!CRAMFS_XIP_SB(sb)->opt.strict || cramfs_xip_get_block(inode, index, &b) ||
-	    !b.direct || b.compressed || !PAGE_ALIGNED(b.start))
+	if (!CRAMFS_XIP_SB(sb)->opt.strict)
+		return 0;
+	why = cramfs_xip_why_not(inode, index);
+	if (why != CRAMFS_XIP_WHY_TAIL && why != CRAMFS_XIP_WHY_PAST_IMAGE)
 		return 0;
 	cramfs_xip_err(sb, "strict: %pD: page %lu is stored for execute-in-place, but %s", file,
-		       index, cramfs_xip_in_image(sb, b.start, PAGE_SIZE) ?
+		       index, why == CRAMFS_XIP_WHY_TAIL ?
 		       "the rest of its flash page is not zero" : "its flash page runs past the image");
 	return -EINVAL;
 }
@@ -185,13 +212,56 @@ static int cramfs_xip_insert(struct vm_area_struct *vma, unsigned long i, phys_a
 	return vmf & VM_FAULT_ERROR ? vm_fault_to_errno(vmf, 0) : 0;
 }
 
+/* A mixed mapping: flash pages now, the others from the page cache on fault. */
+static int cramfs_xip_mmap_mixed(struct file *file, struct vm_area_struct *vma,
+				 struct cramfs_xip_run *r, unsigned long pages)
+{
+	struct inode *inode = file_inode(file);
+	struct cramfs_xip_sb_info *sbi = CRAMFS_XIP_SB(inode->i_sb);
+	struct cramfs_xip_live *l = cramfs_xip_live_new(inode->i_sb, pages);
+	unsigned long i, mapped = 0, out = pages;
+	u32 offset;
+	int ret = 0;
+
+	for (i = 0; i < pages && !ret; i++) {
+		if (i < r->run) {
+			offset = r->offset + i * PAGE_SIZE;
+		} else if (i == r->run && r->next_ok) {
+			offset = r->next_offset;
+		} else if (i == r->run || !cramfs_xip_page(inode, vma->vm_pgoff + i, &offset)) {
+			out = min(out, i);
+			ret = cramfs_xip_strict(file, vma->vm_pgoff + i);
+			continue;
+		}
+		if (!mapped++)
+			cramfs_xip_compat_vm_flags_set(vma, VM_MIXEDMAP);
+		ret = cramfs_xip_insert(vma, i, sbi->phys + offset);
+		cramfs_xip_live_add(l, offset, 1);
+	}
+	if (ret) {
+		cramfs_xip_live_free(l);
+		return ret;
+	}
+	cramfs_xip_count(sbi, mapped ? CRAMFS_XIP_MMAP_MIXED : CRAMFS_XIP_MMAP_PAGE_CACHE, 1);
+	if (CRAMFS_XIP_HAS_SYSFS && out < pages) {
+		enum cramfs_xip_stat why = cramfs_xip_why_not(inode, vma->vm_pgoff + out);
+
+		if (why != CRAMFS_XIP_NR_STATS)
+			cramfs_xip_count(sbi, why, 1);
+	}
+	cramfs_xip_live_start(vma, l);
+	cramfs_xip_note(file, "%lu of %lu pages from offset %lu mapped in place, the rest from the page cache",
+			mapped, vma_pages(vma), vma->vm_pgoff);
+	return 0;
+}
+
 static int cramfs_xip_mmap(struct file *file, struct vm_area_struct *vma)
 {
 	struct inode *inode = file_inode(file);
 	struct cramfs_xip_sb_info *sbi = CRAMFS_XIP_SB(inode->i_sb);
-	unsigned long pages = vma_pages(vma), file_pages, i, mapped;
+	unsigned long pages = vma_pages(vma), file_pages;
 	struct cramfs_xip_run r = { .pgoff = vma->vm_pgoff };
-	u32 offset;
+	struct cramfs_xip_live *l;
 	int ret;
 
 	/* Also refuses shared writable mappings: nothing is ever written to flash. */
@@ -205,48 +275,32 @@ static int cramfs_xip_mmap(struct file *file, struct vm_area_struct *vma)
 	 * every page to the page cache.
 	 */
 	file_pages = DIV_ROUND_UP(i_size_read(inode), PAGE_SIZE);
-	if (vma->vm_pgoff >= file_pages || !cramfs_xip_map(inode->i_sb, 0, NULL))
+	if (vma->vm_pgoff >= file_pages || !cramfs_xip_map(inode->i_sb, 0, NULL)) {
+		cramfs_xip_count(sbi, CRAMFS_XIP_MMAP_PAGE_CACHE, 1);
+		if (vma->vm_pgoff < file_pages)
+			cramfs_xip_count(sbi, CRAMFS_XIP_WHY_MEDIUM, 1);
 		return 0;
+	}
 	pages = min(pages, file_pages - vma->vm_pgoff);
 
 	cramfs_xip_find_run(inode, &r, pages);
-	if (r.run == vma_pages(vma)) {
-		/*
-		 * The whole mapping from flash. For a private mapping,
-		 * remap_pfn_range() records the physical page number in
-		 * vm_pgoff, which is what /proc/PID/maps then shows.
-		 */
-		ret = remap_pfn_range(vma, vma->vm_start, (sbi->phys + r.offset) >> PAGE_SHIFT,
-				      pages << PAGE_SHIFT, vma->vm_page_prot);
-		if (!ret)
-			cramfs_xip_note(file, "%lu pages at %pa+%#x mapped in place", pages,
-					&sbi->phys, r.offset);
+	if (r.run != vma_pages(vma))
+		return cramfs_xip_mmap_mixed(file, vma, &r, pages);
+	/*
+	 * The whole mapping from flash. For a private mapping,
+	 * remap_pfn_range() records the physical page number in vm_pgoff,
+	 * which is what /proc/PID/maps then shows.
+	 */
+	ret = remap_pfn_range(vma, vma->vm_start, (sbi->phys + r.offset) >> PAGE_SHIFT,
+			      pages << PAGE_SHIFT, vma->vm_page_prot);
+	if (ret)
 		return ret;
-	}
-
-	/* A mixed mapping: flash pages now, the others from the page cache on fault. */
-	mapped = r.run + r.next_ok;
-	if (mapped)
-		cramfs_xip_compat_vm_flags_set(vma, VM_MIXEDMAP);
-	for (i = 0; i < r.run && !ret; i++)
-		ret = cramfs_xip_insert(vma, i, sbi->phys + r.offset + i * PAGE_SIZE);
-	if (r.next_ok && !ret)
-		ret = cramfs_xip_insert(vma, r.run, sbi->phys + r.next_offset);
-	else if (r.run < pages && !ret)
-		ret = cramfs_xip_strict(file, vma->vm_pgoff + r.run);
-	for (i = r.run + 1; i < pages && !ret; i++) {
-		if (!cramfs_xip_page(inode, vma->vm_pgoff + i, &offset)) {
-			ret = cramfs_xip_strict(file, vma->vm_pgoff + i);
-			continue;
-		}
-		if (!mapped++)
-			cramfs_xip_compat_vm_flags_set(vma, VM_MIXEDMAP);
-		ret = cramfs_xip_insert(vma, i, sbi->phys + offset);
-	}
-	if (!ret)
-		cramfs_xip_note(file, "%lu of %lu pages from offset %lu mapped in place, the rest from the page cache",
-				mapped, vma_pages(vma), vma->vm_pgoff);
-	return ret;
+	cramfs_xip_count(sbi, CRAMFS_XIP_MMAP_WHOLE, 1);
+	l = cramfs_xip_live_new(inode->i_sb, 1);
+	cramfs_xip_live_add(l, r.offset, pages);
+	cramfs_xip_live_start(vma, l);
+	cramfs_xip_note(file, "%lu pages at %pa+%#x mapped in place", pages, &sbi->phys, r.offset);
+	return 0;
 }
 
 #else /* !CONFIG_MMU */
