@@ -548,7 +548,9 @@ static int unescape_path(char *p)
 		}
 		if (p[1] < '0' || p[1] > '3' || p[2] < '0' || p[2] > '7' || p[3] < '0' || p[3] > '7')
 			return -1;
-		*o++ = (p[1] - '0') << 6 | (p[2] - '0') << 3 | (p[3] - '0');
+		*o = (p[1] - '0') << 6 | (p[2] - '0') << 3 | (p[3] - '0');
+		if (!*o++)
+			return -1;	/* a NUL would cut the path short */
 		p += 3;
 	}
 	*o = 0;
@@ -595,27 +597,29 @@ static int parse_pages(struct profiled *f, const char *spec)
 static void load_profile(const char *file)
 {
 	FILE *f = fopen(file, "r");
-	char line[8192], *sp;
+	char *line = NULL, *sp;
 	unsigned int lineno = 0;
-	unsigned long psize;
-	size_t len;
+	unsigned long psize = 0;
+	size_t cap = 0;
+	int end = 0;
 
 	if (!f)
 		die("%s: %s", file, strerror(errno));
-	while (fgets(line, sizeof(line), f)) {
+	while (getline(&line, &cap, f) >= 0) {
 		lineno++;
-		len = strlen(line);
-		if (len && line[len - 1] != '\n' && !feof(f))
-			die("%s:%u: line longer than %zu bytes", file, lineno, sizeof(line) - 1);
 		line[strcspn(line, "\r\n")] = 0;
 		if (line[strspn(line, " \t")] == '#' || line[strspn(line, " \t")] == 0)
 			continue;
-		if (sscanf(line, "page-size %lu", &psize) == 1) {
+		if (!strncmp(line, "page-size", 9)) {
+			if (sscanf(line, "page-size %lu%n", &psize, &end) != 1 || line[end])
+				die("%s:%u: expected 'page-size N'", file, lineno);
 			if (psize != opt.blksize)
 				die("%s:%u: a profile of %lu-byte pages, but the block size is %u (-b)",
 				    file, lineno, psize, opt.blksize);
 			continue;
 		}
+		if (!psize)
+			die("%s:%u: no 'page-size N' line before the first file", file, lineno);
 		sp = strrchr(line, ' ');
 		if (line[0] != '/' || !sp)
 			die("%s:%u: expected '/PATH PAGES' (PAGES: 'all' or ranges like 0-12,15)",
@@ -630,6 +634,7 @@ static void load_profile(const char *file)
 			    file, lineno);
 		profile[nprofile++].path = xasprintf("%s", line);
 	}
+	free(line);
 	fclose(f);
 }
 
@@ -650,13 +655,14 @@ static void mark_profiled(struct entry *e, uint32_t n, int mark, uint64_t *past_
 		f->used = 1;
 		if (mark && !f->ranges)
 			memset(e->xip, 1, n);
-		for (r = 0; mark && r < f->nranges; r++)
-			for (b = f->ranges[2 * r]; b <= f->ranges[2 * r + 1]; b++) {
-				if (b < n)
-					e->xip[b] = 1;
-				else
-					(*past_end)++;
-			}
+		for (r = 0; mark && r < f->nranges; r++) {
+			uint64_t first = f->ranges[2 * r], last = f->ranges[2 * r + 1];
+
+			for (b = first; b <= last && b < n; b++)
+				e->xip[b] = 1;
+			if (last >= n)
+				*past_end += last - (first > n ? first : n) + 1;
+		}
 	}
 }
 
@@ -773,6 +779,95 @@ static uint64_t choose_xip_tree(struct entry *dir)
 			n += choose_xip_tree(e);
 	}
 	return n;
+}
+
+static void collect_files(struct entry *dir, struct entry ***v, size_t *n)
+{
+	struct entry *e;
+
+	for (e = dir->child; e; e = e->next) {
+		if (S_ISDIR(e->mode))
+			collect_files(e, v, n);
+		if (!S_ISREG(e->mode) || !e->size || !e->src)
+			continue;
+		*v = realloc(*v, (*n + 1) * sizeof(**v));
+		if (!*v)
+			die("out of memory");
+		(*v)[(*n)++] = e;
+	}
+}
+
+static int by_size(const void *a, const void *b)
+{
+	const struct entry *x = *(struct entry *const *)a, *y = *(struct entry *const *)b;
+
+	return x->size < y->size ? -1 : x->size > y->size;
+}
+
+/*
+ * --xip-profile: the kernel records each name of a file, so the names of one
+ * content (hard links, copies) may list different pages, and mkcramfs stores
+ * files once only where their XIP pages agree: each gets the pages of all.
+ * Returns the pages added.
+ */
+static uint64_t share_profiled(struct entry *root)
+{
+	struct entry **v = NULL;
+	size_t n = 0, i, j, k, m;
+	uint64_t added = 0;
+
+	collect_files(root, &v, &n);
+	qsort(v, n, sizeof(*v), by_size);
+	for (i = 0; i < n; i = j) {
+		uint32_t blocks = (v[i]->size + opt.blksize - 1) / opt.blksize, b;
+		uint8_t **data;
+		size_t *rep;
+		int any = 0;
+
+		for (j = i; j < n && v[j]->size == v[i]->size; j++)
+			any |= !!v[j]->xip;
+		if (j - i < 2 || !any)
+			continue;
+		data = xzalloc((j - i) * sizeof(*data));
+		rep = xzalloc((j - i) * sizeof(*rep));
+		for (k = 0; k < j - i; k++) {
+			data[k] = read_whole(v[i + k]->src, v[i]->size);
+			for (rep[k] = k, m = 0; m < k; m++)
+				if (rep[m] == m && !memcmp(data[m], data[k], v[i]->size)) {
+					rep[k] = m;
+					break;
+				}
+		}
+		/* The union in each content's first name, then copied to the others. */
+		for (k = 0; k < j - i; k++) {
+			struct entry *r = v[i + rep[k]], *e = v[i + k];
+
+			if (!e->xip || r == e)
+				continue;
+			if (!r->xip)
+				r->xip = xzalloc(blocks);
+			for (b = 0; b < blocks; b++)
+				r->xip[b] |= e->xip[b];
+		}
+		for (k = 0; k < j - i; k++) {
+			struct entry *r = v[i + rep[k]], *e = v[i + k];
+			uint32_t before = e->nxip;
+
+			if (r->xip) {
+				if (!e->xip)
+					e->xip = xzalloc(blocks);
+				memcpy(e->xip, r->xip, blocks);
+				for (e->nxip = 0, b = 0; b < blocks; b++)
+					e->nxip += e->xip[b];
+				added += e->nxip - before;
+			}
+			free(data[k]);
+		}
+		free(data);
+		free(rep);
+	}
+	free(v);
+	return added;
 }
 
 static uint32_t dir_size(struct entry *dir)
@@ -1211,6 +1306,9 @@ int main(int argc, char **argv)
 		load_rules(opt.rules);
 	if (opt.profile)
 		load_profile(opt.profile);
+	if (opt.profile && opt.xip_align < opt.blksize)
+		warn("-A %u: the profiled pages are not page-aligned: only a kernel without an MMU maps them in place",
+		     opt.xip_align);
 	if (stat(argv[optind], &st))
 		die("%s: %s", argv[optind], strerror(errno));
 	if (!S_ISDIR(st.st_mode))
@@ -1222,20 +1320,17 @@ int main(int argc, char **argv)
 		apply_devtable(&root, opt.devtable);
 	warn_truncated(&wide_uids);
 	warn_truncated(&wide_gids);
-	if (opt.xip && !choose_xip_tree(&root)) {
+	if (opt.xip && !(choose_xip_tree(&root) + (opt.profile ? share_profiled(&root) : 0))) {
 		warn("-X: no %s, rule or sticky file to execute in place: the image is a standard one, as without -X",
 		     opt.profile ? "page in the profile" : "read-only ELF segment");
 		opt.xip = 0;
 	}
 	if (opt.profile) {
-		size_t i, unused = 0, first = 0;
+		size_t i;
 
 		for (i = 0; i < nprofile; i++)
-			if (!profile[i].used && !unused++)
-				first = i;
-		if (unused)
-			warn("%s: %zu files in the profile are not in the tree (the first: %s)",
-			     opt.profile, unused, profile[first].path);
+			if (!profile[i].used)
+				warn("%s: %s is not in the tree", opt.profile, profile[i].path);
 		if (profile_past_end)
 			warn("%s: %llu profiled pages lie past the end of their file (changed since?)",
 			     opt.profile, (unsigned long long)profile_past_end);

@@ -37,6 +37,7 @@ LC_ALL=C BB=env DIR=$t sh "$t/etc/others.sh" > "$f/others.expected"
 
 "$top/scripts/mkcramfs" "$t" "$work/zlib.img" > /dev/null
 "$top/scripts/mkcramfs" -X "$t" "$work/x.img" > /dev/null
+cp "$work/x.img" "$f/"
 
 # First boot: record.
 PROFILE_IMAGE=$work/zlib.img PROFILE_FILES=$f "$top/tests/guest-vexpress-a9.sh" \

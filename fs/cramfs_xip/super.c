@@ -457,6 +457,9 @@ static void cramfs_xip_kill_sb(struct super_block *sb)
 	 * opened: from 6.6 on, get_tree_bdev() makes the superblock (with the
 	 * device's number, not an anonymous one) before it opens the device.
 	 */
+	/* Its name in /sys/fs/cramfs_xip goes while its s_id is still its own. */
+	if (sbi)
+		cramfs_xip_sysfs_del(sb);
 	if (cramfs_xip_on_mtd(sb))
 		generic_shutdown_super(sb);
 	else if (CRAMFS_XIP_BLOCKDEV && sbi && sbi->on == CRAMFS_XIP_ON_BDEV)
@@ -464,7 +467,6 @@ static void cramfs_xip_kill_sb(struct super_block *sb)
 	else
 		kill_anon_super(sb);
 	if (sbi) {
-		cramfs_xip_sysfs_del(sb);
 		if (sbi->medium && sbi->medium->release)
 			sbi->medium->release(sb);
 		kfree(sbi->bounce);

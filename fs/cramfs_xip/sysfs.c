@@ -92,6 +92,8 @@ static struct cramfs_xip_profile *cramfs_xip_profile_entry(struct cramfs_xip_sys
 	list_for_each_entry(p, &s->profile, list)
 		if (p->ino == inode->i_ino)
 			return p;
+	if (!pages)
+		return NULL;
 	p = kzalloc(struct_size(p, bits, BITS_TO_LONGS(pages)), GFP_KERNEL);
 	buf = __getname();
 	if (!p || !buf)
@@ -123,11 +125,19 @@ static vm_fault_t cramfs_xip_profile_fault(struct vm_fault *vmf)
 	struct cramfs_xip_sysfs *s = CRAMFS_XIP_SB(file_inode(file)->i_sb)->sysfs;
 	struct cramfs_xip_profile *p;
 
-	mutex_lock(&s->lock);
-	p = cramfs_xip_profile_entry(s, file);
-	if (p && vmf->pgoff < p->pages)
-		set_bit(vmf->pgoff, p->bits);
-	mutex_unlock(&s->lock);
+	/*
+	 * A mapping made while recording stays in the page cache when
+	 * recording stops, but records no more. A fault past the file's end
+	 * (SIGBUS) records nothing.
+	 */
+	if (READ_ONCE(xip_profile) &&
+	    vmf->pgoff < DIV_ROUND_UP(i_size_read(file_inode(file)), PAGE_SIZE)) {
+		mutex_lock(&s->lock);
+		p = cramfs_xip_profile_entry(s, file);
+		if (p && vmf->pgoff < p->pages)
+			set_bit(vmf->pgoff, p->bits);
+		mutex_unlock(&s->lock);
+	}
 	return filemap_fault(vmf);
 }
 
@@ -316,7 +326,8 @@ static ssize_t xip_profile_read(struct file *filp, struct kobject *kobj,
 	mutex_lock(&s->lock);
 	len = snprintf(NULL, 0, "page-size %lu\n", PAGE_SIZE) + 1;
 	list_for_each_entry(p, &s->profile, list)
-		len += snprintf(NULL, 0, "%s %*pbl\n", p->path, (int)p->pages, p->bits);
+		if (!bitmap_empty(p->bits, p->pages))
+			len += snprintf(NULL, 0, "%s %*pbl\n", p->path, (int)p->pages, p->bits);
 	buf = kvmalloc(len, GFP_KERNEL);
 	if (!buf) {
 		ret = -ENOMEM;
@@ -324,7 +335,9 @@ static ssize_t xip_profile_read(struct file *filp, struct kobject *kobj,
 	}
 	n = scnprintf(buf, len, "page-size %lu\n", PAGE_SIZE);
 	list_for_each_entry(p, &s->profile, list)
-		n += scnprintf(buf + n, len - n, "%s %*pbl\n", p->path, (int)p->pages, p->bits);
+		if (!bitmap_empty(p->bits, p->pages))
+			n += scnprintf(buf + n, len - n, "%s %*pbl\n", p->path, (int)p->pages,
+				       p->bits);
 	if (off < n) {
 		ret = min_t(size_t, count, n - off);
 		memcpy(out, buf + off, ret);
@@ -468,6 +481,37 @@ static struct kobj_type cramfs_xip_ktype = {
 	.release	= cramfs_xip_sysfs_release,
 };
 
+/*
+ * Add @s as @id, or, when a mount of the same source has that name (the
+ * same physaddr= mounted twice, two MTDs of one name), as @id.1, @id.2 ...
+ * (kobject_add() of a name in use would warn with a stack trace).
+ */
+static int cramfs_xip_sysfs_name(struct cramfs_xip_sysfs *s, const char *id)
+{
+	static DEFINE_MUTEX(names);
+	struct kobject *other;
+	char name[sizeof(((struct super_block *)0)->s_id) + 8];
+	int i, err = -EEXIST;
+
+	mutex_lock(&names);
+	for (i = 0; i < 100; i++) {
+		if (i)
+			snprintf(name, sizeof(name), "%s.%d", id, i);
+		else
+			strscpy(name, id, sizeof(name));
+		other = kset_find_obj(cramfs_xip_kset, name);
+		if (!other)
+			break;
+		kobject_put(other);
+	}
+	/* A kobject that is initialised is put by the caller, added or not. */
+	kobject_init(&s->kobj, &cramfs_xip_ktype);
+	if (i < 100)
+		err = kobject_add(&s->kobj, NULL, "%s", name);
+	mutex_unlock(&names);
+	return err;
+}
+
 /**
  * cramfs_xip_sysfs_add() - the mount's directory, /sys/fs/cramfs_xip/<s_id>
  * @sb: a superblock whose mount has succeeded
@@ -486,7 +530,7 @@ void cramfs_xip_sysfs_add(struct super_block *sb)
 		INIT_LIST_HEAD(&s->runs);
 		s->sbi = CRAMFS_XIP_SB(sb);
 		s->kobj.kset = cramfs_xip_kset;
-		err = kobject_init_and_add(&s->kobj, &cramfs_xip_ktype, NULL, "%s", sb->s_id);
+		err = cramfs_xip_sysfs_name(s, sb->s_id);
 		if (!err) {
 			err = sysfs_create_group(&s->kobj, &cramfs_xip_group) ?:
 			      sysfs_create_group(&s->kobj, &cramfs_xip_why_group) ?:
@@ -517,6 +561,7 @@ void cramfs_xip_sysfs_del(struct super_block *sb)
 	if (s) {
 		kobject_del(&s->kobj);
 		kobject_put(&s->kobj);
+		CRAMFS_XIP_SB(sb)->sysfs = NULL;
 	}
 }
 

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# checks: 16
+# checks: 20
 # The XIP profile round trip, first boot: the BusyBox image all compressed
 # in fs_partition. Record which pages the workload's executable mappings
 # touch, and print the profile for the host (between PROFILE-BEGIN and
@@ -31,11 +31,29 @@ check "only executable mappings are recorded (not a mapped data file)" \
 check "read in 7-byte pieces, the profile is the same" \
 	sh -c "dd if=$D/xip_profile bs=7 2> /dev/null | cmp - /tmp/profile"
 check "the profile is readable by root only" sh -c "ls -l $D/xip_profile | grep -q '^-r-------- '"
-workload
-check "recording off again: nothing more is recorded" sh -c "cat $D/xip_profile | cmp - /tmp/profile"
+/mnt/bin/busybox sh /mnt/etc/others.sh > /dev/null 2>&1
+check "recording off again: other applets add nothing" sh -c "cat $D/xip_profile | cmp - /tmp/profile"
 echo PROFILE-BEGIN
 cat /tmp/profile
 echo PROFILE-END
 check "unmount" umount /mnt
 check "the directory goes with the mount" test ! -e $D
+
+# Recording on an image laid out for XIP: mappings that would be in place
+# come from the page cache while recording, so that each page faults.
+PSRAM=$(mtdnum 48000000.psram)
+X=/sys/fs/cramfs_xip/mtd:48000000.psram
+cat /images/profile/x.img > /dev/mtd$PSRAM
+mount -t cramfs mtd$PSRAM /mnt
+echo 1 > $P
+workload
+echo 0 > $P
+rss=$(text_rss /tmp/sh.smaps)
+check "recording on the -X image: the shell's text in the page cache ($rss kB)" test "$rss" -gt 0
+check "... its pages are listed" grep -q '^/bin/busybox [0-9]' $X/xip_profile
+check "... as mappings not in place while recording" sh -c "[ \$(cat $X/not_in_place/recording) -gt 0 ]"
+workload
+rss=$(text_rss /tmp/sh.smaps)
+check "recording off: the shell's text in place again ($rss kB)" test "$rss" = 0
+umount /mnt
 check "unload cramfs_xip" rmmod cramfs_xip

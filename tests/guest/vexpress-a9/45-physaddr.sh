@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# checks: 25
+# checks: 26
 # physaddr=: the same XIP image mounted by its physical address, without MTD
 # (the MTD driver still owns the flash here; nothing is claimed or written).
 
@@ -24,6 +24,8 @@ check "physaddr: private writable mapping copies on write" xiptest cow /mnt/data
 check "physaddr: shared writable mapping is refused" xiptest sharedwrite /mnt/data/xip-partial.bin
 mkdir -p /mnt2
 check "physaddr: the same image twice at once" mount -t cramfs -o physaddr=$P none /mnt2
+check "physaddr: each has its directory in /sys/fs/cramfs_xip (the second with .1)" \
+	sh -c "ls -d /sys/fs/cramfs_xip/physaddr:* | sort | tr '\n' ' ' | grep -qx '/sys/fs/cramfs_xip/physaddr:0x40100000 /sys/fs/cramfs_xip/physaddr:0x40100000.1 '"
 check "physaddr: unmount both" sh -c 'umount /mnt2 && umount /mnt'
 
 refuse "physaddr: 0 is refused" "physaddr=0: not a nonzero physical address" \
