@@ -83,10 +83,11 @@ enum cramfs_xip_stat {
 	CRAMFS_XIP_WHY_PAST_IMAGE,
 	CRAMFS_XIP_WHY_MEDIUM,		/* a medium that cannot be mapped */
 	CRAMFS_XIP_WHY_RECORDING,	/* executable, while the XIP profile records */
-	/* Pages in place in live mappings: */
-	CRAMFS_XIP_LIVE_WHOLE,
+	CRAMFS_XIP_NR_STATS,
+	/* Worked out when read: pages in place in live mappings, the RAM saved. */
+	CRAMFS_XIP_LIVE_WHOLE = CRAMFS_XIP_NR_STATS,
 	CRAMFS_XIP_LIVE_MIXED,
-	CRAMFS_XIP_NR_STATS
+	CRAMFS_XIP_LIVE_SAVED,
 };
 
 struct cramfs_xip_sb_info {
@@ -264,7 +265,8 @@ int __init cramfs_xip_sysfs_init(void);
 void cramfs_xip_sysfs_exit(void);
 bool cramfs_xip_profile_mmap(struct file *file, struct vm_area_struct *vma);
 struct cramfs_xip_live *cramfs_xip_live_new(struct super_block *sb, unsigned long pages);
-void cramfs_xip_live_add(struct cramfs_xip_live *l, u32 offset, unsigned long pages);
+void cramfs_xip_live_add(struct cramfs_xip_live *l, pgoff_t pgoff, u32 offset,
+			 unsigned long pages);
 void cramfs_xip_live_start(struct vm_area_struct *vma, struct cramfs_xip_live *l);
 void cramfs_xip_live_free(struct cramfs_xip_live *l);
 #else
@@ -283,7 +285,7 @@ static inline struct cramfs_xip_live *cramfs_xip_live_new(struct super_block *sb
 	return NULL;
 }
 
-static inline void cramfs_xip_live_add(struct cramfs_xip_live *l, u32 offset,
+static inline void cramfs_xip_live_add(struct cramfs_xip_live *l, pgoff_t pgoff, u32 offset,
 				       unsigned long pages) { }
 static inline void cramfs_xip_live_start(struct vm_area_struct *vma, struct cramfs_xip_live *l) { }
 static inline void cramfs_xip_live_free(struct cramfs_xip_live *l) { }

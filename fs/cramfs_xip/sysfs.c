@@ -50,31 +50,36 @@ struct cramfs_xip_profile {
 struct cramfs_xip_sysfs {
 	struct kobject kobj;
 	struct cramfs_xip_sb_info *sbi;
-	struct mutex lock;		/* the profile and the runs */
+	struct mutex lock;		/* the profile and the vmas */
 	struct list_head profile;
-	struct list_head runs;		/* cramfs_xip_run_ref: image pages in place now */
-};
-
-/* A run of image pages in place in live mappings, and how many map it. */
-struct cramfs_xip_run_ref {
-	struct list_head list;
-	u32 first, n;
-	unsigned long count;
+	struct list_head vmas;		/* cramfs_xip_vmref: mappings with pages in place */
 };
 
 /*
- * What one mmap maps in place: runs of image pages. The mapping's copies
- * (fork, a split, mremap) share it; the last to go gives the pages back.
+ * What one mmap mapped in place: runs of file pages and the image pages
+ * they lie in. The mapping's pieces and copies share it.
  */
 struct cramfs_xip_live {
 	refcount_t ref;
 	struct cramfs_xip_sysfs *s;
-	enum cramfs_xip_stat stat;	/* CRAMFS_XIP_LIVE_WHOLE or _MIXED */
-	unsigned long pages;
+	unsigned long pfn;		/* whole (remap_pfn_range): of its first page */
 	unsigned int nruns, cap;
 	struct {
-		u32 first, n;
+		u32 pgoff, first, n;	/* file page, image page, pages */
 	} runs[];
+};
+
+/*
+ * A mapping (VMA) with pages in place, in the mount's list, through its
+ * vm_private_data: its pieces after a split or mremap, and its copies in a
+ * fork, are mappings of their own (vm_ops->open), each gone at its close.
+ * What each maps is worked out from its range when the figures are read,
+ * so that a partial munmap (the ELF loader's and ld.so's way) counts.
+ */
+struct cramfs_xip_vmref {
+	struct list_head list;
+	struct vm_area_struct *vma;
+	struct cramfs_xip_live *live;
 };
 
 static struct kset *cramfs_xip_kset;
@@ -149,7 +154,7 @@ static const struct vm_operations_struct cramfs_xip_profile_vm_ops = {
 /**
  * cramfs_xip_live_new() - a record of what a new mapping maps in place
  * @sb: the mount
- * @runs: the most runs of image pages it will hold
+ * @runs: the most runs of pages it will hold
  *
  * Return: the record, or NULL (no figures for this mount, or no memory:
  * the mapping is then not counted).
@@ -171,22 +176,25 @@ struct cramfs_xip_live *cramfs_xip_live_new(struct super_block *sb, unsigned lon
 }
 
 /**
- * cramfs_xip_live_add() - @pages more pages in place, from image offset @offset
+ * cramfs_xip_live_add() - more pages in place
  * @l: the record (or NULL)
- * @offset: where the first lies in the image
- * @pages: how many, one after the other in the image
+ * @pgoff: the file page of the first
+ * @offset: where it lies in the image
+ * @pages: how many, one after the other in the file and in the image
  */
-void cramfs_xip_live_add(struct cramfs_xip_live *l, u32 offset, unsigned long pages)
+void cramfs_xip_live_add(struct cramfs_xip_live *l, pgoff_t pgoff, u32 offset,
+			 unsigned long pages)
 {
-	u32 page = offset >> PAGE_SHIFT;
+	u32 first = offset >> PAGE_SHIFT;
 
 	if (!l || !pages)
 		return;
-	l->pages += pages;
-	if (l->nruns && l->runs[l->nruns - 1].first + l->runs[l->nruns - 1].n == page) {
+	if (l->nruns && l->runs[l->nruns - 1].pgoff + l->runs[l->nruns - 1].n == pgoff &&
+	    l->runs[l->nruns - 1].first + l->runs[l->nruns - 1].n == first) {
 		l->runs[l->nruns - 1].n += pages;
 	} else if (!WARN_ON_ONCE(l->nruns == l->cap)) {
-		l->runs[l->nruns].first = page;
+		l->runs[l->nruns].pgoff = pgoff;
+		l->runs[l->nruns].first = first;
 		l->runs[l->nruns++].n = pages;
 	}
 }
@@ -200,66 +208,51 @@ void cramfs_xip_live_free(struct cramfs_xip_live *l)
 	kvfree(l);
 }
 
-/* The mount's entry for run @i of @l, or NULL. Under s->lock. */
-static struct cramfs_xip_run_ref *cramfs_xip_find_run_ref(struct cramfs_xip_live *l,
-							  unsigned int i)
+static void cramfs_xip_live_put(struct cramfs_xip_live *l)
 {
-	struct cramfs_xip_run_ref *ref;
-
-	list_for_each_entry(ref, &l->s->runs, list)
-		if (ref->first == l->runs[i].first && ref->n == l->runs[i].n)
-			return ref;
-	return NULL;
+	if (refcount_dec_and_test(&l->ref))
+		kvfree(l);
 }
 
-/* Count @l's pages in (@add) or out of the mount's figures. */
-static void cramfs_xip_live_account(struct cramfs_xip_live *l, bool add)
+/* @vma maps pages of @l in place: list it. False without memory. */
+static bool cramfs_xip_vmref_add(struct vm_area_struct *vma, struct cramfs_xip_live *l)
 {
-	struct cramfs_xip_sysfs *s = l->s;
-	struct cramfs_xip_run_ref *ref;
-	unsigned int i;
+	struct cramfs_xip_vmref *v = kmalloc(sizeof(*v), GFP_KERNEL);
 
-	cramfs_xip_count(s->sbi, l->stat, add ? l->pages : -l->pages);
-	mutex_lock(&s->lock);
-	for (i = 0; i < l->nruns; i++) {
-		ref = cramfs_xip_find_run_ref(l, i);
-		if (add && !ref) {
-			ref = kzalloc(sizeof(*ref), GFP_KERNEL);
-			if (!ref) {
-				l->runs[i].n = 0;	/* left out of the RAM saved */
-				continue;
-			}
-			ref->first = l->runs[i].first;
-			ref->n = l->runs[i].n;
-			list_add(&ref->list, &s->runs);
-		}
-		if (!ref)
-			continue;
-		if (add) {
-			ref->count++;
-		} else if (!--ref->count) {
-			list_del(&ref->list);
-			kfree(ref);
-		}
-	}
-	mutex_unlock(&s->lock);
+	vma->vm_private_data = v;
+	if (!v)
+		return false;
+	v->vma = vma;
+	v->live = l;
+	mutex_lock(&l->s->lock);
+	list_add(&v->list, &l->s->vmas);
+	mutex_unlock(&l->s->lock);
+	return true;
 }
 
+/* A piece of a split or moved mapping, or a copy in a fork (NULL: not counted). */
 static void cramfs_xip_live_open(struct vm_area_struct *vma)
 {
-	struct cramfs_xip_live *l = vma->vm_private_data;
+	struct cramfs_xip_vmref *from = vma->vm_private_data;
 
-	refcount_inc(&l->ref);
+	if (!from)
+		return;
+	refcount_inc(&from->live->ref);
+	if (!cramfs_xip_vmref_add(vma, from->live))
+		cramfs_xip_live_put(from->live);
 }
 
 static void cramfs_xip_live_close(struct vm_area_struct *vma)
 {
-	struct cramfs_xip_live *l = vma->vm_private_data;
+	struct cramfs_xip_vmref *v = vma->vm_private_data;
 
-	if (refcount_dec_and_test(&l->ref)) {
-		cramfs_xip_live_account(l, false);
-		kvfree(l);
-	}
+	if (!v)
+		return;
+	mutex_lock(&v->live->s->lock);
+	list_del(&v->list);
+	mutex_unlock(&v->live->s->lock);
+	cramfs_xip_live_put(v->live);
+	kfree(v);
 }
 
 /* A mapping with pages in place: the page cache's, plus the record. */
@@ -271,7 +264,7 @@ static const struct vm_operations_struct cramfs_xip_live_vm_ops = {
 };
 
 /**
- * cramfs_xip_live_start() - count a mapping's pages in place until it goes
+ * cramfs_xip_live_start() - count a mapping's pages in place while it lives
  * @vma: the mapping, set up (cramfs_xip_mmap() succeeded)
  * @l: its record (or NULL)
  */
@@ -279,14 +272,95 @@ void cramfs_xip_live_start(struct vm_area_struct *vma, struct cramfs_xip_live *l
 {
 	if (!l)
 		return;
-	if (!l->pages) {
+	if (l->nruns)
+		l->pfn = (l->s->sbi->phys >> PAGE_SHIFT) + l->runs[0].first;
+	if (!l->nruns || !cramfs_xip_vmref_add(vma, l)) {
 		kvfree(l);
 		return;
 	}
-	l->stat = vma->vm_flags & VM_MIXEDMAP ? CRAMFS_XIP_LIVE_MIXED : CRAMFS_XIP_LIVE_WHOLE;
-	cramfs_xip_live_account(l, true);
-	vma->vm_private_data = l;
 	vma->vm_ops = &cramfs_xip_live_vm_ops;
+}
+
+/* One run of image pages in place in one mapping, for the RAM saved. */
+struct cramfs_xip_span {
+	u32 first, n;
+};
+
+static int cramfs_xip_cmp_span(const void *a, const void *b)
+{
+	const struct cramfs_xip_span *x = a, *y = b;
+
+	return x->first < y->first ? -1 : x->first > y->first;
+}
+
+/*
+ * The image pages @v maps in place now, as spans (in @out, if not NULL);
+ * returns how many spans. A whole mapping (remap_pfn_range) is one run;
+ * a private one has its physical page number in vm_pgoff.
+ */
+static unsigned int cramfs_xip_vmref_spans(struct cramfs_xip_vmref *v,
+					   struct cramfs_xip_span *out, unsigned long *pages)
+{
+	struct vm_area_struct *vma = v->vma;
+	struct cramfs_xip_live *l = v->live;
+	unsigned long start = READ_ONCE(vma->vm_pgoff), len = vma_pages(vma), a, b;
+	unsigned int i, n = 0;
+
+	if ((vma->vm_flags & VM_PFNMAP) &&
+	    (vma->vm_flags & (VM_SHARED | VM_MAYWRITE)) == VM_MAYWRITE)
+		start = start - l->pfn + l->runs[0].pgoff;
+	for (i = 0; i < l->nruns; i++) {
+		a = max_t(unsigned long, start, l->runs[i].pgoff);
+		b = min_t(unsigned long, start + len, l->runs[i].pgoff + l->runs[i].n);
+		if (a >= b)
+			continue;
+		*pages += b - a;
+		if (out) {
+			out[n].first = l->runs[i].first + (a - l->runs[i].pgoff);
+			out[n].n = b - a;
+		}
+		n++;
+	}
+	return n;
+}
+
+/*
+ * The figures of what is in place now: pages in whole and in mixed
+ * mappings, each mapping counted; and the kB of RAM they save, each image
+ * page once.
+ */
+static int cramfs_xip_live_figures(struct cramfs_xip_sysfs *s, unsigned long *whole,
+				   unsigned long *mixed, unsigned long *saved_kb)
+{
+	struct cramfs_xip_span *spans = NULL;
+	struct cramfs_xip_vmref *v;
+	unsigned long n = 0, i, pages = 0, unused;
+	u64 end = 0;
+
+	*whole = *mixed = 0;
+	mutex_lock(&s->lock);
+	list_for_each_entry(v, &s->vmas, list)
+		n += cramfs_xip_vmref_spans(v, NULL, v->vma->vm_flags & VM_PFNMAP ? whole : mixed);
+	if (n)
+		spans = kvmalloc_array(n, sizeof(*spans), GFP_KERNEL);
+	if (n && !spans) {
+		mutex_unlock(&s->lock);
+		return -ENOMEM;
+	}
+	i = 0;
+	list_for_each_entry(v, &s->vmas, list)
+		i += cramfs_xip_vmref_spans(v, spans + i, &unused);
+	mutex_unlock(&s->lock);
+	sort(spans, n, sizeof(*spans), cramfs_xip_cmp_span, NULL);
+	for (i = 0; i < n; i++) {
+		u64 first = max_t(u64, spans[i].first, end);
+
+		end = max_t(u64, end, (u64)spans[i].first + spans[i].n);
+		pages += end > first ? end - first : 0;
+	}
+	kvfree(spans);
+	*saved_kb = pages << (PAGE_SHIFT - 10);
+	return 0;
 }
 
 /**
@@ -348,44 +422,10 @@ out:
 	return ret;
 }
 
-static int cramfs_xip_cmp_run(const void *a, const void *b)
-{
-	const struct cramfs_xip_run_ref *x = a, *y = b;
-
-	return x->first < y->first ? -1 : x->first > y->first;
-}
-
-/* The image pages in place now, each once. */
-static ssize_t cramfs_xip_saved(struct cramfs_xip_sysfs *s, char *buf)
-{
-	struct cramfs_xip_run_ref *ref, *runs;
-	unsigned long n = 0, i, pages = 0;
-	u64 end = 0;
-
-	mutex_lock(&s->lock);
-	list_for_each_entry(ref, &s->runs, list)
-		n++;
-	runs = kvmalloc_array(n, sizeof(*runs), GFP_KERNEL);
-	if (!runs) {
-		mutex_unlock(&s->lock);
-		return -ENOMEM;
-	}
-	i = 0;
-	list_for_each_entry(ref, &s->runs, list)
-		runs[i++] = *ref;
-	mutex_unlock(&s->lock);
-	sort(runs, n, sizeof(*runs), cramfs_xip_cmp_run, NULL);
-	for (i = 0; i < n; i++) {
-		u64 first = max_t(u64, runs[i].first, end);
-
-		end = max_t(u64, end, (u64)runs[i].first + runs[i].n);
-		pages += end > first ? end - first : 0;
-	}
-	kvfree(runs);
-	return cramfs_xip_compat_sysfs_emit(buf, "%lu\n", pages << (PAGE_SHIFT - 10));
-}
-
-/* One figure: a struct cramfs_xip_stat, or CRAMFS_XIP_NR_STATS for the RAM saved. */
+/*
+ * One figure: a count (struct cramfs_xip_stat), or worked out when read:
+ * CRAMFS_XIP_LIVE_WHOLE, _MIXED, and CRAMFS_XIP_LIVE_SAVED.
+ */
 struct cramfs_xip_attr {
 	struct attribute attr;
 	enum cramfs_xip_stat stat;
@@ -396,8 +436,16 @@ static ssize_t cramfs_xip_attr_show(struct kobject *kobj, struct attribute *attr
 	struct cramfs_xip_sysfs *s = container_of(kobj, struct cramfs_xip_sysfs, kobj);
 	enum cramfs_xip_stat stat = container_of(attr, struct cramfs_xip_attr, attr)->stat;
 
-	if (stat == CRAMFS_XIP_NR_STATS)
-		return cramfs_xip_saved(s, buf);
+	unsigned long live[3];
+	int err;
+
+	if (stat >= CRAMFS_XIP_LIVE_WHOLE) {
+		err = cramfs_xip_live_figures(s, &live[0], &live[1], &live[2]);
+		if (err)
+			return err;
+		return cramfs_xip_compat_sysfs_emit(buf, "%lu\n",
+						    live[stat - CRAMFS_XIP_LIVE_WHOLE]);
+	}
 	return cramfs_xip_compat_sysfs_emit(buf, "%ld\n", atomic_long_read(&s->sbi->stats[stat]));
 }
 
@@ -418,7 +466,7 @@ CRAMFS_XIP_ATTR(mmaps_mixed, CRAMFS_XIP_MMAP_MIXED);
 CRAMFS_XIP_ATTR(mmaps_page_cache, CRAMFS_XIP_MMAP_PAGE_CACHE);
 CRAMFS_XIP_ATTR(xip_pages_whole, CRAMFS_XIP_LIVE_WHOLE);
 CRAMFS_XIP_ATTR(xip_pages_mixed, CRAMFS_XIP_LIVE_MIXED);
-CRAMFS_XIP_ATTR(xip_saved_kb, CRAMFS_XIP_NR_STATS);
+CRAMFS_XIP_ATTR(xip_saved_kb, CRAMFS_XIP_LIVE_SAVED);
 CRAMFS_XIP_ATTR(compressed, CRAMFS_XIP_WHY_COMPRESSED);
 CRAMFS_XIP_ATTR(hole, CRAMFS_XIP_WHY_HOLE);
 CRAMFS_XIP_ATTR(unaligned, CRAMFS_XIP_WHY_UNALIGNED);
@@ -499,6 +547,8 @@ static int cramfs_xip_sysfs_name(struct cramfs_xip_sysfs *s, const char *id)
 			snprintf(name, sizeof(name), "%s.%d", id, i);
 		else
 			strscpy(name, id, sizeof(name));
+		/* As kobject_set_name() names it. */
+		strreplace(name, '/', '!');
 		other = kset_find_obj(cramfs_xip_kset, name);
 		if (!other)
 			break;
@@ -527,7 +577,7 @@ void cramfs_xip_sysfs_add(struct super_block *sb)
 	if (s) {
 		mutex_init(&s->lock);
 		INIT_LIST_HEAD(&s->profile);
-		INIT_LIST_HEAD(&s->runs);
+		INIT_LIST_HEAD(&s->vmas);
 		s->sbi = CRAMFS_XIP_SB(sb);
 		s->kobj.kset = cramfs_xip_kset;
 		err = cramfs_xip_sysfs_name(s, sb->s_id);

@@ -218,7 +218,7 @@ static int cramfs_xip_mmap_mixed(struct file *file, struct vm_area_struct *vma,
 {
 	struct inode *inode = file_inode(file);
 	struct cramfs_xip_sb_info *sbi = CRAMFS_XIP_SB(inode->i_sb);
-	struct cramfs_xip_live *l = cramfs_xip_live_new(inode->i_sb, pages);
+	struct cramfs_xip_live *l = NULL;
 	unsigned long i, mapped = 0, out = pages;
 	u32 offset;
 	int ret = 0;
@@ -233,10 +233,12 @@ static int cramfs_xip_mmap_mixed(struct file *file, struct vm_area_struct *vma,
 			ret = cramfs_xip_strict(file, vma->vm_pgoff + i);
 			continue;
 		}
-		if (!mapped++)
+		if (!mapped++) {
 			cramfs_xip_compat_vm_flags_set(vma, VM_MIXEDMAP);
+			l = cramfs_xip_live_new(inode->i_sb, pages - i);
+		}
 		ret = cramfs_xip_insert(vma, i, sbi->phys + offset);
-		cramfs_xip_live_add(l, offset, 1);
+		cramfs_xip_live_add(l, vma->vm_pgoff + i, offset, 1);
 	}
 	if (ret) {
 		cramfs_xip_live_free(l);
@@ -297,7 +299,7 @@ static int cramfs_xip_mmap(struct file *file, struct vm_area_struct *vma)
 		return ret;
 	cramfs_xip_count(sbi, CRAMFS_XIP_MMAP_WHOLE, 1);
 	l = cramfs_xip_live_new(inode->i_sb, 1);
-	cramfs_xip_live_add(l, r.offset, pages);
+	cramfs_xip_live_add(l, r.pgoff, r.offset, pages);
 	cramfs_xip_live_start(vma, l);
 	cramfs_xip_note(file, "%lu pages at %pa+%#x mapped in place", pages, &sbi->phys, r.offset);
 	return 0;

@@ -22,6 +22,9 @@
  *   xiptest hold FILE SECONDS     map FILE privately, then check its bytes
  *                                 against read() after SECONDS (the mount may
  *                                 be lazily unmounted meanwhile)
+ *   xiptest split FILE SECONDS    map FILE privately, unmap its first half of
+ *                                 pages, fork, and hold the rest in both
+ *                                 processes for SECONDS
  *
  * Exit status 0 when the check holds; the reason is printed otherwise.
  */
@@ -432,6 +435,31 @@ static int hold(const char *path, const char *seconds)
 	return 0;
 }
 
+static int split(const char *path, const char *seconds)
+{
+	size_t len, half;
+	unsigned char *m = map(path, &len, PROT_READ | PROT_EXEC, MAP_PRIVATE);
+	pid_t pid;
+
+	if (!m)
+		return fail(path);
+	half = (len + 4095) / 4096 / 2 * 4096;
+	if (munmap(m, half))
+		return fail("munmap");
+	pid = fork();
+	if (pid < 0)
+		return fail("fork");
+	if (!pid) {
+		sleep(atoi(seconds));
+		_exit(0);
+	}
+	printf("split: %zu bytes left mapped, in two processes\n", len - half);
+	fflush(stdout);
+	sleep(atoi(seconds));
+	waitpid(pid, NULL, 0);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 4 && !strcmp(argv[1], "cmp"))
@@ -454,6 +482,8 @@ int main(int argc, char **argv)
 		return seekdir_check(argv[2]);
 	if (argc == 4 && !strcmp(argv[1], "hold"))
 		return hold(argv[2], argv[3]);
-	fprintf(stderr, "usage: xiptest cmp|cow|fork|mremap|maps|sharedwrite|touch|bigmap|seekdir|hold FILE [REF]\n");
+	if (argc == 4 && !strcmp(argv[1], "split"))
+		return split(argv[2], argv[3]);
+	fprintf(stderr, "usage: xiptest cmp|cow|fork|mremap|maps|sharedwrite|touch|bigmap|seekdir|hold|split FILE [REF]\n");
 	return 2;
 }
