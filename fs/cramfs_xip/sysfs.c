@@ -294,20 +294,22 @@ static int cramfs_xip_cmp_span(const void *a, const void *b)
 }
 
 /*
- * The image pages @v maps in place now, as spans (in @out, if not NULL);
- * returns how many spans. A whole mapping (remap_pfn_range) is one run;
- * a private one has its physical page number in vm_pgoff.
+ * The image pages @v maps in place now: at most @v's runs of them, into
+ * @out; returns how many, and adds the pages to *@pages. The mapping may
+ * change meanwhile (its mm's lock is not ours): its fields are read once.
+ * A whole mapping (remap_pfn_range) is one run; a private one has its
+ * physical page number in vm_pgoff.
  */
-static unsigned int cramfs_xip_vmref_spans(struct cramfs_xip_vmref *v,
+static unsigned int cramfs_xip_vmref_spans(struct cramfs_xip_vmref *v, unsigned long flags,
 					   struct cramfs_xip_span *out, unsigned long *pages)
 {
-	struct vm_area_struct *vma = v->vma;
 	struct cramfs_xip_live *l = v->live;
-	unsigned long start = READ_ONCE(vma->vm_pgoff), len = vma_pages(vma), a, b;
+	unsigned long start = READ_ONCE(v->vma->vm_pgoff);
+	unsigned long len = (READ_ONCE(v->vma->vm_end) - READ_ONCE(v->vma->vm_start)) >> PAGE_SHIFT;
+	unsigned long a, b;
 	unsigned int i, n = 0;
 
-	if ((vma->vm_flags & VM_PFNMAP) &&
-	    (vma->vm_flags & (VM_SHARED | VM_MAYWRITE)) == VM_MAYWRITE)
+	if ((flags & VM_PFNMAP) && (flags & (VM_SHARED | VM_MAYWRITE)) == VM_MAYWRITE)
 		start = start - l->pfn + l->runs[0].pgoff;
 	for (i = 0; i < l->nruns; i++) {
 		a = max_t(unsigned long, start, l->runs[i].pgoff);
@@ -315,11 +317,8 @@ static unsigned int cramfs_xip_vmref_spans(struct cramfs_xip_vmref *v,
 		if (a >= b)
 			continue;
 		*pages += b - a;
-		if (out) {
-			out[n].first = l->runs[i].first + (a - l->runs[i].pgoff);
-			out[n].n = b - a;
-		}
-		n++;
+		out[n].first = l->runs[i].first + (a - l->runs[i].pgoff);
+		out[n++].n = b - a;
 	}
 	return n;
 }
@@ -332,24 +331,25 @@ static unsigned int cramfs_xip_vmref_spans(struct cramfs_xip_vmref *v,
 static int cramfs_xip_live_figures(struct cramfs_xip_sysfs *s, unsigned long *whole,
 				   unsigned long *mixed, unsigned long *saved_kb)
 {
-	struct cramfs_xip_span *spans = NULL;
+	struct cramfs_xip_span *spans;
 	struct cramfs_xip_vmref *v;
-	unsigned long n = 0, i, pages = 0, unused;
+	unsigned long cap = 0, n = 0, i, pages = 0, flags;
 	u64 end = 0;
 
 	*whole = *mixed = 0;
 	mutex_lock(&s->lock);
+	/* Each mapping gives at most its record's runs, which never change. */
 	list_for_each_entry(v, &s->vmas, list)
-		n += cramfs_xip_vmref_spans(v, NULL, v->vma->vm_flags & VM_PFNMAP ? whole : mixed);
-	if (n)
-		spans = kvmalloc_array(n, sizeof(*spans), GFP_KERNEL);
-	if (n && !spans) {
+		cap += v->live->nruns;
+	spans = kvmalloc_array(max(cap, 1UL), sizeof(*spans), GFP_KERNEL);
+	if (!spans) {
 		mutex_unlock(&s->lock);
 		return -ENOMEM;
 	}
-	i = 0;
-	list_for_each_entry(v, &s->vmas, list)
-		i += cramfs_xip_vmref_spans(v, spans + i, &unused);
+	list_for_each_entry(v, &s->vmas, list) {
+		flags = READ_ONCE(v->vma->vm_flags);
+		n += cramfs_xip_vmref_spans(v, flags, spans + n, flags & VM_PFNMAP ? whole : mixed);
+	}
 	mutex_unlock(&s->lock);
 	sort(spans, n, sizeof(*spans), cramfs_xip_cmp_span, NULL);
 	for (i = 0; i < n; i++) {
