@@ -5,8 +5,8 @@
 # image all compressed and record the pages the workload executes
 # (tests/guest/profile-record/), build the image again with mkcramfs
 # --xip-profile, boot with it and run the same workload with its text all
-# from flash (tests/guest/profile-check/); and with the -X image, for the
-# RAM figures.
+# from flash (tests/guest/profile-check/); with PROFILE_BENCH=1, also with
+# the -X image, for the RAM figures of make bench.
 #   tests/guest-profile.sh [KERNEL_VERSION]
 # Prints "PASS: name" / "FAIL: name" per check, and "NOTE:" lines with the
 # image sizes; what it makes is under build-tests/profile-vexpress-a9-<version>/,
@@ -57,10 +57,10 @@ check "cramfsck passes the profiled image" "$top/scripts/cramfsck" "$work/profil
 check "the pages stored in place are exactly the profile's" \
 	python3 "$top/tests/lib/profile-pages.py" "$work/profile" "$work/profiled.layout"
 
-# Second boot: the same workload from the profiled image; a third from the
-# -X image, for the RAM it takes there.
+# Second boot: the same workload from the profiled image; with PROFILE_BENCH=1
+# (make bench) a third from the -X image, for the RAM it takes there.
 ram=()
-for i in profiled x; do
+for i in profiled ${PROFILE_BENCH:+x}; do
 	echo $i > "$f/kind"
 	PROFILE_LABEL=$i PROFILE_IMAGE=$work/$i.img PROFILE_FILES=$f \
 		"$top/tests/guest-vexpress-a9.sh" --profile-check "$kver" |

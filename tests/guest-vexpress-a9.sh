@@ -113,8 +113,10 @@ done
 # 300 on the default kernel; 100 on the others and the debug kernel (time).
 # The first third of them also through a loop device (all of them in a
 # make badimages run, which sets BADIMAGES).
+# None for the profile boots, which do not run them.
 nbad=${BADIMAGES:-300}
 [ $variant = $board ] && [ "$kver" = "$KVER_DEFAULT" ] || nbad=${BADIMAGES:-100}
+case $suite in profile-*) nbad=0 ;; esac
 nloop=${BADIMAGES:-$((nbad / 3))}
 python3 "$top/tests/lib/badimages.py" corpus "$work/stage/badimages" "$nbad" \
 	"$img/tiny.img" "$img/types.img" "$img/smallxip.img"
