@@ -337,7 +337,13 @@ static int bigmap(const char *path, const char *ref)
 	theirs = best_maps(rfd, big) - best_maps(rfd, len);
 	printf("20 mmap() of 1 GiB beyond %zu bytes: %.2f ms, on tmpfs %.2f ms\n", len,
 	       ours * 1e3, theirs * 1e3);
-	if (ours > 2 * theirs + 0.005) {
+	/*
+	 * Under the debug kernel (KASAN, lockdep) either difference moves by
+	 * some 25 ms from run to run, below zero too: the bound is tmpfs's
+	 * cost (never less than nothing) and 50 ms. Work per page of the
+	 * mapping (262,144 pages) would cost seconds.
+	 */
+	if (ours > 2 * (theirs > 0 ? theirs : 0) + 0.05) {
 		errno = 0;
 		return fail("a large mapping costs more than the file's pages");
 	}
