@@ -191,9 +191,10 @@ const struct inode_operations cramfs_xip_file_iops = {
 /* How much of zlib's inflate workspace each mount allocates: see cramfs_xip_zlib_init(). */
 static size_t cramfs_xip_zlib_ws_size;
 
-static void *cramfs_xip_zlib_alloc(size_t size)
+static void *cramfs_xip_zlib_alloc(size_t size, gfp_t extra)
 {
-	return IS_ENABLED(CONFIG_MMU) ? vmalloc(size) : alloc_pages_exact(size, GFP_KERNEL);
+	return IS_ENABLED(CONFIG_MMU) ? vmalloc(size) :
+	       alloc_pages_exact(size, GFP_KERNEL | extra);
 }
 
 static void cramfs_xip_zlib_free(void *p, size_t size)
@@ -261,7 +262,7 @@ void __init cramfs_xip_zlib_init(void)
 	if (IS_ENABLED(CONFIG_ZLIB_DFLTCC) || PAGE_SIZE >= (1 << MAX_WBITS) ||
 	    full <= (1 << MAX_WBITS))
 		return;
-	ws = cramfs_xip_zlib_alloc(full + 2 * PAGE_SIZE + 8);
+	ws = cramfs_xip_zlib_alloc(full + 2 * PAGE_SIZE + 8, __GFP_NOWARN);
 	ok = ws && cramfs_xip_zlib_probe(ws, part, full, ws + full, ws + full + PAGE_SIZE + 8);
 	if (ws)
 		cramfs_xip_zlib_free(ws, full + 2 * PAGE_SIZE + 8);
@@ -271,6 +272,21 @@ void __init cramfs_xip_zlib_init(void)
 		pr_warn("zlib workspace layout %s: each mount takes all %zu bytes\n",
 			ws ? "not as expected" : "not checked (no memory)", full);
 }
+
+#ifndef MODULE
+/*
+ * Built into the kernel, the check runs among the first initcalls. Without an
+ * MMU it needs 64 KiB of contiguous pages for a moment: by the time the
+ * filesystems register, a system in a few hundred KiB (mem=768K) has no such
+ * block left, and each mount would then need one for the whole workspace.
+ */
+static int __init cramfs_xip_zlib_early(void)
+{
+	cramfs_xip_zlib_init();
+	return 0;
+}
+core_initcall(cramfs_xip_zlib_early);
+#endif
 
 /*
  * The zlib workspace of a mount, allocated when it first decompresses a
@@ -287,7 +303,7 @@ static void *cramfs_xip_zlib_workspace(struct cramfs_xip_sb_info *sbi)
 		return sbi->zlib_workspace;
 	/* We may hold a locked page-cache page: reclaim must not re-enter filesystems. */
 	nofs = memalloc_nofs_save();
-	sbi->zlib_workspace = cramfs_xip_zlib_alloc(cramfs_xip_zlib_ws_size);
+	sbi->zlib_workspace = cramfs_xip_zlib_alloc(cramfs_xip_zlib_ws_size, 0);
 	memalloc_nofs_restore(nofs);
 	return sbi->zlib_workspace;
 }

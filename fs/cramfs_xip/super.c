@@ -778,7 +778,9 @@ static int __init cramfs_xip_init(void)
 	int err;
 
 	cramfs_xip_check_ondisk_layout();
-	cramfs_xip_zlib_init();
+#ifdef MODULE
+	cramfs_xip_zlib_init();	/* built in: an initcall of its own, in data.c */
+#endif
 	cramfs_xip_inode_cachep = kmem_cache_create("cramfs_xip_inode",
 						    sizeof(struct cramfs_xip_inode_info), 0,
 						    SLAB_RECLAIM_ACCOUNT | SLAB_ACCOUNT,
