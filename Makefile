@@ -63,9 +63,11 @@ check-debug:
 	scripts/setup-host.sh
 	SUITES=vexpress-a9-debug tests/run-all.sh
 
+# make demo BOARD=mps2-an385: the tiny system (XIP kernel, root from flash).
+BOARD ?= vexpress-a9
 demo:
 	scripts/setup-host.sh
-	tests/demo.sh
+	BOARD=$(BOARD) tests/demo.sh
 
 # The large bad-image run (BADIMAGES images from number BADIMAGES_FROM, default
 # 10000 from 0): not part of check.

@@ -82,6 +82,11 @@ tr -d '\r' < "$m/console.log" | { grep '^BENCH nommu' || true; } >> "$res"
 cat "$m/kernel-size.txt" >> "$res"
 need nommu-ram nommu-footprint nommu-kernel-size nommu-speed
 
+# The tiny system: the least mem= of four systems on the XIP kernel.
+"$top/tests/guest-mps2-an385-tiny.sh" --bench >> "$res" 2> "$out/tiny.stderr" ||
+	die "tests/guest-mps2-an385-tiny.sh --bench failed: see $out/tiny.stderr"
+need tiny-least tiny-meminfo tiny-ram
+
 # Profile-guided XIP (tests/guest-profile.sh): the BusyBox image all
 # compressed, with -X and from the profile of a workload; the workload's
 # text Rss and the page cache it leaves with the last two.

@@ -39,6 +39,7 @@ suite_cmd() {
 	vexpress-a9-root-6.12) echo "$top/tests/guest-vexpress-a9-root.sh 6.12" ;;
 	mps2-an385) echo "$top/tests/guest-mps2-an385.sh" ;;
 	mps2-an385-6.12) echo "$top/tests/guest-mps2-an385.sh 6.12" ;;
+	mps2-an385-tiny) echo "$top/tests/guest-mps2-an385-tiny.sh" ;;
 	vexpress-a9-debug) echo "$top/tests/guest-vexpress-a9.sh --debug" ;;
 	profile) echo "$top/tests/guest-profile.sh" ;;
 	profile-6.12) echo "$top/tests/guest-profile.sh 6.12" ;;
@@ -52,7 +53,7 @@ suite_cmd() {
 # suite beside the host suite.
 make -s -C "$top" tools >&2 || echo "FAIL: make tools" >> "$report"
 parallel=${PARALLEL:-$JOBS}
-suites=${SUITES:-"vexpress-a9 host vexpress-a9-6.12 vexpress-a9-root vexpress-a9-root-6.12 mps2-an385 mps2-an385-6.12 profile"}
+suites=${SUITES:-"vexpress-a9 host vexpress-a9-6.12 vexpress-a9-root vexpress-a9-root-6.12 mps2-an385 mps2-an385-6.12 mps2-an385-tiny profile"}
 for s in $suites; do
 	rm -f "$top/build-tests/$s.report"
 	cmd=$(suite_cmd "$s")

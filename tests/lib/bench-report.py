@@ -69,6 +69,7 @@ def main():
     md += trace(lines)
     md += footprint(lines)
     md += nommu(lines)
+    md += tiny(lines)
     with open(f"{doc}/benchmarks.md", "w") as f:
         f.write("\n".join(md))
 
@@ -385,6 +386,63 @@ def nommu(lines):
                f"| difference | {b[0] - a[0]:,} | {b[1] - a[1]:,} | {b[2] - a[2]:,} "
                f"| {b[3] - a[3]:+,} | {b[4] - a[4]:+,} |"]
     return md + [""]
+
+
+TINY_ROWS = [("xip", "cramfs_xip root, programs stored for XIP (`mkcramfs -X`)"),
+             ("compressed", "cramfs_xip root, the same programs compressed"),
+             ("mainline", "mainline cramfs root (`CONFIG_CRAMFS=y`), the `-X` image"),
+             ("initramfs", "initramfs (gzip cpio loaded at the top of RAM)")]
+
+
+def tiny(lines):
+    """The tiny system: the least mem= of each system, and where the RAM goes."""
+    least, mi, memory, ram = {}, {}, {}, []
+    flash = None
+    for f in lines:
+        if f[1] == "tiny-least":
+            least[f[2]] = f[3]
+        elif f[1] == "tiny-meminfo":
+            mi.setdefault(f[2], {})[f[3]] = int(f[4])
+        elif f[1] == "tiny-memory":
+            memory[f[2]] = " ".join(f[3:])
+        elif f[1] == "tiny-ram":
+            ram.append(f[2:])
+        elif f[1] == "tiny-flash":
+            flash = (int(f[3]), int(f[5]))
+    if not least:
+        return []
+    md = ["", "## The tiny system: the least RAM (mps2-an385, XIP kernel)", "",
+          "`tests/guest-mps2-an385-tiny.sh --bench`: the kernel executes in place from flash "
+          "(Debian 6.1, `tests/boards/mps2-an385-tiny/kernel.config`, no patches); `mem=` is "
+          "bisected, a page at a time, to the least at which the board boots to init and runs 4 "
+          "instances of the XIP program (each checks where its code runs) while init reads "
+          "`/proc/meminfo`. Figures in kB from that boot; *Memory* is the kernel's line at boot.",
+          ""]
+    if flash:
+        md += [f"Flash: kernel (xipImage) {flash[0]:,} bytes, root image (`-X`) {flash[1]:,} bytes.",
+               ""]
+    md += ["| system | least mem= | MemTotal | MemFree | Slab | KernelStack | Cached | Memory |",
+           "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |"]
+    for key, label in TINY_ROWS:
+        if key in least:
+            v = mi.get(key, {})
+            md.append(f"| {label} | {least[key]} KiB | {v.get('MemTotal', '')} "
+                      f"| {v.get('MemFree', '')} | {v.get('Slab', '')} "
+                      f"| {v.get('KernelStack', '')} | {v.get('Cached', '')} "
+                      f"| {memory.get(key, '')} |")
+    secs = [r for r in ram if r[0] == "section"]
+    dirs = [r for r in ram if r[0] == "dir"]
+    syms = [r for r in ram if r[0] == "symbol"]
+    md += ["", "What the XIP kernel keeps in RAM, by section (bytes; `.init.data` is given "
+           "back after boot):", "",
+           "| section | bytes |", "| --- | ---: |"]
+    md += [f"| `{r[1]}` | {int(r[2]):,} |" for r in secs]
+    md += ["", "By subsystem (the built-in objects' writable sections, `size -A vmlinux.a`):", "",
+           "| subsystem | data | bss | init data |", "| --- | ---: | ---: | ---: |"]
+    md += [f"| {r[1]} | {int(r[2]):,} | {int(r[3]):,} | {int(r[4]):,} |" for r in dirs]
+    md += ["", "The largest symbols in RAM:", "", "| symbol | bytes |", "| --- | ---: |"]
+    md += [f"| `{r[1]}` | {int(r[2]):,} |" for r in syms]
+    return md
 
 
 if __name__ == "__main__":

@@ -1,0 +1,199 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The tiny system on mps2-an385 (Cortex-M3, no MMU): the kernel executes in
+# place from flash (CONFIG_XIP_KERNEL, Debian's 6.1 source and
+# tests/boards/mps2-an385-tiny/kernel.config, no patches), the root filesystem
+# is a cramfs_xip image in that flash, init and the XIP program run in place.
+#   tests/guest-mps2-an385-tiny.sh           make check: boots at mem=768K with
+#                                            root=mtd:fs_partition, and by
+#                                            rootflags=physaddr= on a kernel
+#                                            without MTD; PASS/FAIL lines
+#   tests/guest-mps2-an385-tiny.sh --demo    make demo BOARD=mps2-an385
+#   tests/guest-mps2-an385-tiny.sh --bench   make bench: the least mem= of four
+#                                            systems, and where the RAM goes
+# Everything it makes, and each boot's console log, is under
+# build-tests/mps2-an385-tiny-6.1/.
+set -euo pipefail
+. "$(dirname "$0")/../scripts/common.sh"
+
+mode=${1:-check}
+board=mps2-an385-tiny
+kver=$KVER_DEFAULT
+top=$CRAMFS_XIP_TOP
+work=$top/build-tests/$board-$kver
+bdir=$top/tests/boards/$board
+. "$bdir/board.env"
+ram_base=0x21000000
+mem=${TINY_MEM:-768K}
+TINY_ARGS=${TINY_ARGS:-}
+
+kb=$("$top/scripts/build-kernel.sh" "$board" "$kver")
+log "kernel: $kb"
+grep -qx "CONFIG_XIP_PHYS_ADDR=$KERNEL_PHYS" "$kb/.config" ||
+	die "$kb: the kernel is not linked for $KERNEL_PHYS in flash"
+[ $((KERNEL_PHYS + $(stat -c %s "$kb/$KERNEL_IMAGE"))) -le $((FLASH_PHYS)) ] ||
+	die "the kernel ($(stat -c %s "$kb/$KERNEL_IMAGE") bytes at $KERNEL_PHYS) reaches the root image at $FLASH_PHYS"
+rm -rf "$work"
+mkdir -p "$work/root"/{sbin,bin,proc}
+make -s -C "$top" tools >&2
+
+# The boot shim (entering the kernel in flash, the device tree in flash), and
+# the programs: freestanding FDPIC, each with the stack it needs (the FDPIC
+# loader gives 128 KiB to a program that does not say).
+cc="${CROSS_COMPILE}gcc -mcpu=cortex-m3 -mthumb"
+$cc -DSHIM_SP=$((ram_base + 0x8000)) -DSHIM_DTB=$DTB_PHYS -DSHIM_KERNEL=$KERNEL_PHYS \
+	-c -o "$work/shim.o" "$top/tests/boards/mps2-an385/shim.S"
+"${CROSS_COMPILE}ld" -T "$top/tests/boards/mps2-an385/shim.lds" -o "$work/shim.elf" "$work/shim.o"
+ncflags="-Os -Wall -fPIE -fvisibility=hidden -ffreestanding -fno-builtin -fomit-frame-pointer
+	-fno-stack-protector -fno-tree-loop-distribute-patterns -nostdlib -static-pie
+	-Wl,--no-dynamic-linker -Wl,-z,max-page-size=4096"
+$cc $ncflags -Wl,-z,stack-size=8192 -o "$work/root/sbin/init" "$top/tests/guest/nommu/tiny-init.c"
+$cc $ncflags -Wl,-z,stack-size=8192 -o "$work/root/bin/xipprog" "$top/tests/guest/nommu/xipprog.c"
+for p in sbin/init bin/xipprog; do
+	printf '\101' | dd of="$work/root/$p" bs=1 seek=7 conv=notrunc status=none
+done
+# The root image with the programs' text stored for XIP; the same stored
+# compressed; the same files as an initramfs (for the comparisons).
+"$top/scripts/mkcramfs" -X "$work/root" "$work/root-xip.img" > /dev/null
+"$top/scripts/mkcramfs" "$work/root" "$work/root-z.img" > /dev/null
+for i in root-xip root-z; do
+	[ "$(stat -c %s "$work/$i.img")" -le $((FLASH_SIZE)) ] || die "$i.img is larger than its partition"
+done
+. "$top/tests/lib/initramfs.sh"
+mk_initramfs "$work/root" "$kb" "$work/initramfs.cpio.gz"
+"$top/scripts/build-dtb.sh" "$top/$DTS" "$kb" "$work/board.dtb"
+
+checks=$(sed -n 's/^#define CHECKS_TINY_BOOT[[:space:]]*\([0-9]*\)$/\1/p' \
+	"$top/tests/guest/nommu/tiny-init.c")
+
+# boot NAME KERNEL_DIR IMAGE|initramfs MEM ARGS [TIMEOUT]: one boot, its console
+# in $work/console-NAME.log; it ends when init powers off (QEMU exits), on a
+# panic (panic=-1, QEMU exits), or at the timeout.
+boot() {
+	local name=$1 k=$2 img=$3 m=$4 args=$5 t=${6:-120} dtb=$work/$1.dtb extra=()
+	local console=$work/console-$1.log
+	cp "$work/board.dtb" "$dtb"
+	if [ "$img" = initramfs ]; then
+		# The initramfs is loaded at the top of RAM (a boot loader's copy),
+		# and nothing uses the flash partition: its node goes.
+		local size start
+		size=$(stat -c %s "$work/initramfs.cpio.gz")
+		start=$(( (ram_base + ${m%K} * 1024 - size) & ~4095 ))
+		fdtput -r "$dtb" /flash@200000
+		fdtput -t x "$dtb" /chosen linux,initrd-start "$(printf %x $start)"
+		fdtput -t x "$dtb" /chosen linux,initrd-end "$(printf %x $((start + size)))"
+		extra=(-device loader,file="$work/initramfs.cpio.gz",addr=$start)
+	else
+		extra=(-device loader,file="$img",addr=$FLASH_PHYS)
+	fi
+	# The device tree's command line, then this boot's (the last root= counts).
+	fdtput -t s "$dtb" /chosen bootargs \
+		"$(fdtget "$work/board.dtb" /chosen bootargs) mem=$m $args $TINY_ARGS oops=panic panic=-1"
+	rm -f "$console"
+	qemu-system-arm -M mps2-an385 -display none -monitor none \
+		-serial "file:$console" -no-reboot -kernel "$work/shim.elf" \
+		-device loader,file="$dtb",addr=$DTB_PHYS \
+		-device loader,file="$k/$KERNEL_IMAGE",addr=$KERNEL_PHYS "${extra[@]}" \
+		${GUEST_QEMU:-} < /dev/null 2> "$work/qemu-$name.err" &
+	local qpid=$! deadline=$((SECONDS + t))
+	# The board's restart does not end QEMU: the console says when it is over.
+	while kill -0 $qpid 2>/dev/null; do
+		grep -Eq '^GUEST-DONE|Reboot failed|end Kernel panic' "$console" 2>/dev/null &&
+			{ sleep 1; break; }
+		[ $SECONDS -lt $deadline ] || { log "$name: timed out after ${t}s"; break; }
+		sleep 1
+	done
+	kill $qpid 2>/dev/null || true
+	wait $qpid 2>/dev/null || true
+	touch "$console"
+}
+
+# passed NAME: the boot reached init, ran every check, and none failed.
+passed() {
+	local c
+	c=$(tr -d '\r' < "$work/console-$1.log")
+	grep -q '^GUEST-DONE' <<< "$c" && ! grep -q '^RESULT FAIL' <<< "$c" &&
+		[ "$(grep -c '^RESULT PASS' <<< "$c")" -ge "$checks" ]
+}
+
+# The device tree's command line mounts root=mtd:fs_partition.
+root_mtd=""
+root_phys="root=/dev/null rootfstype=cramfs rootflags=physaddr=$FLASH_PHYS,size=$FLASH_SIZE"
+
+case $mode in
+check)
+	boot xip "$kb" "$work/root-xip.img" "$mem" "$root_mtd"
+	"$top/tests/lib/judge-console.sh" "$work/console-xip.log" "$board mem=$mem root=mtd:fs_partition" \
+		"total=$checks"
+	# Without MTD: the root image by its address.
+	kn=$("$top/scripts/build-kernel.sh" "$board" "$kver" "$bdir/nomtd.config")
+	grep -q '^# CONFIG_MTD is not set' "$kn/.config" || die "$kn: has MTD"
+	boot physaddr "$kn" "$work/root-xip.img" "$mem" "$root_phys"
+	"$top/tests/lib/judge-console.sh" "$work/console-physaddr.log" \
+		"$board mem=$mem $root_phys" "total=$checks"
+	;;
+--demo)
+	boot demo "$kb" "$work/root-xip.img" "$mem" "$root_mtd"
+	c=$(tr -d '\r' < "$work/console-demo.log")
+	cat <<EOF
+=== The tiny system: mps2-an385 (Cortex-M3, no MMU), $mem of RAM
+Flash (ssram1 at 0): boot shim 0x0, device tree $DTB_PHYS, kernel (xipImage,
+$(stat -c %s "$kb/$KERNEL_IMAGE") bytes) $KERNEL_PHYS, root image (cramfs_xip, $(stat -c %s "$work/root-xip.img") bytes) $FLASH_PHYS.
+Kernel command line: $(sed -n 's/^TINY cmdline //p' <<< "$c")
+
+The kernel's own account of RAM at boot:
+$(grep -o 'Memory: .*' <<< "$c" | head -n 1)
+
+Where the kernel runs from (kallsyms):
+$(sed -n 's/^TINY kernel text/  kernel text/p' <<< "$c")
+
+init's mappings (/proc/1/maps: its text in flash, its data and stack in RAM):
+$(sed -n 's/^TINY init maps /  /p' <<< "$c")
+
+4 instances of /bin/xipprog, each checking where its own code runs:
+$(sed -n 's/^RESULT [A-Z]* xipprog/  xipprog/p' <<< "$c")
+
+/proc/meminfo while they run:
+$(grep -E '^TINY-MEMINFO (MemTotal|MemFree|Cached|Slab|KernelStack|Percpu):' <<< "$c" |
+	sed 's/^TINY-MEMINFO /  /')
+EOF
+	if passed demo; then
+		echo "demo: every check passed ($(grep -c '^RESULT PASS' <<< "$c") of them)"
+	else
+		die "demo: the tiny system did not pass: see $work/console-demo.log"
+	fi
+	;;
+--bench)
+	km=$("$top/scripts/build-kernel.sh" "$board" "$kver" "$bdir/mainline.config")
+	grep -qx 'CONFIG_CRAMFS=y' "$km/.config" || die "$km: mainline cramfs is not built in"
+	# least NAME KERNEL IMAGE ARGS: bisect mem= (KiB, a page at a time)
+	# between a size that fails and one that passes.
+	least() {
+		local name=$1 k=$2 img=$3 args=$4 lo=256 hi=2048 mid
+		boot "$name-$hi" "$k" "$img" "${hi}K" "$args" 60
+		passed "$name-$hi" || { echo "BENCH tiny-least $name >$hi"; return; }
+		boot "$name-$lo" "$k" "$img" "${lo}K" "$args" 60
+		! passed "$name-$lo" || { echo "BENCH tiny-least $name <=$lo"; return; }
+		while [ $((hi - lo)) -gt 4 ]; do
+			mid=$(( (lo + hi) / 8 * 4 ))
+			boot "$name-$mid" "$k" "$img" "${mid}K" "$args" 60
+			if passed "$name-$mid"; then hi=$mid; else lo=$mid; fi
+		done
+		echo "BENCH tiny-least $name $hi"
+		tr -d '\r' < "$work/console-$name-$hi.log" |
+			sed -n "s/^TINY-MEMINFO \([A-Za-z_()]*\): *\([0-9]*\) kB$/BENCH tiny-meminfo $name \1 \2/p"
+		tr -d '\r' < "$work/console-$name-$hi.log" | grep -o 'Memory: .*' | head -n 1 |
+			sed "s/^/BENCH tiny-memory $name /"
+	}
+	least xip "$kb" "$work/root-xip.img" "$root_mtd"
+	least compressed "$kb" "$work/root-z.img" "$root_mtd tiny=ram"
+	least mainline "$km" "$work/root-xip.img" "$root_mtd"
+	least initramfs "$kb" initramfs "rdinit=/sbin/init tiny=ram"
+	echo "BENCH tiny-flash kernel $(stat -c %s "$kb/$KERNEL_IMAGE") image $(stat -c %s "$work/root-xip.img")"
+	/usr/bin/python3 "$top/tests/lib/tiny-ram.py" "$kb" | sed 's/^/BENCH tiny-ram /'
+	;;
+*)
+	die "usage: $0 [--demo|--bench]"
+	;;
+esac
