@@ -97,9 +97,11 @@ boot() {
 		-device loader,file="$k/$KERNEL_IMAGE",addr=$KERNEL_PHYS "${extra[@]}" \
 		${GUEST_QEMU:-} < /dev/null 2> "$work/qemu-$name.err" &
 	local qpid=$! deadline=$((SECONDS + t))
-	# The board's restart does not end QEMU: the console says when it is over.
+	# The board's restart does not end QEMU: the console says when it is over
+	# (or that it failed: the OOM killer's victims may leave init waiting).
 	while kill -0 $qpid 2>/dev/null; do
-		grep -Eq '^GUEST-DONE|Reboot failed|end Kernel panic' "$console" 2>/dev/null &&
+		grep -Eq '^GUEST-DONE|Reboot failed|end Kernel panic|Out of memory' "$console" \
+			2>/dev/null &&
 			{ sleep 1; break; }
 		[ $SECONDS -lt $deadline ] || { log "$name: timed out after ${t}s"; break; }
 		sleep 1
@@ -190,6 +192,10 @@ EOF
 	least compressed "$kb" "$work/root-z.img" "$root_mtd tiny=ram"
 	least mainline "$km" "$work/root-xip.img" "$root_mtd"
 	least initramfs "$kb" initramfs "rdinit=/sbin/init tiny=ram"
+	# What the kernel set aside at boot (memblock), by the function that asked.
+	boot memblock "$kb" "$work/root-xip.img" "$mem" "memblock=debug"
+	/usr/bin/python3 "$top/tests/lib/tiny-ram.py" --memblock "$work/console-memblock.log" |
+		sed 's/^/BENCH tiny-/'
 	echo "BENCH tiny-flash kernel $(stat -c %s "$kb/$KERNEL_IMAGE") image $(stat -c %s "$work/root-xip.img")"
 	/usr/bin/python3 "$top/tests/lib/tiny-ram.py" "$kb" | sed 's/^/BENCH tiny-ram /'
 	;;

@@ -407,6 +407,8 @@ def tiny(lines):
             memory[f[2]] = " ".join(f[3:])
         elif f[1] == "tiny-ram":
             ram.append(f[2:])
+        elif f[1] == "tiny-memblock":
+            ram.append(["memblock"] + f[2:])
         elif f[1] == "tiny-flash":
             flash = (int(f[3]), int(f[5]))
     if not least:
@@ -430,6 +432,16 @@ def tiny(lines):
                       f"| {v.get('MemFree', '')} | {v.get('Slab', '')} "
                       f"| {v.get('KernelStack', '')} | {v.get('Cached', '')} "
                       f"| {memory.get(key, '')} |")
+    mb = [r for r in ram if r[0] == "memblock"]
+    if mb:
+        md += ["", "What the kernel sets aside at boot (`memblock=debug`, at `mem=768K`), by the "
+               "function that asked, in bytes: the kernel image's RAM part (its data, init data "
+               "and bss), the page array (`free_area_init`: `struct page` for RAM rounded to the "
+               "largest buddy block), the per-CPU area, the dentry and inode hash tables, the "
+               "unflattened device tree (`early_init_dt_alloc_memory_arch`); negative: given "
+               "back.", "",
+               "| function | bytes |", "| --- | ---: |"]
+        md += [f"| `{r[1]}` | {int(r[2]):,} |" for r in mb]
     secs = [r for r in ram if r[0] == "section"]
     dirs = [r for r in ram if r[0] == "dir"]
     syms = [r for r in ram if r[0] == "symbol"]

@@ -8,6 +8,11 @@ largest symbols there. Prints lines for make bench:
   dir DIR DATA BSS INITDATA
   symbol NAME BYTES
   usage: tiny-ram.py KERNEL_BUILD_DIR [RAM_BASE]
+Or, from the console log of a boot with memblock=debug, what the kernel set
+aside at boot, by the function that asked (the kernel image's RAM part as
+"kernel-image"; what it gave back negative):
+  memblock FUNCTION BYTES
+  usage: tiny-ram.py --memblock CONSOLE_LOG
 """
 import collections
 import os
@@ -40,7 +45,28 @@ def subsystem(path):
     return "/".join(parts[: min(depth, len(parts) - 1)]) or path
 
 
+def memblock(log):
+    total = collections.Counter()
+    for line in open(log, errors="replace"):
+        m = re.search(r"memblock_alloc_try_nid(?:_raw)?: (\d+) bytes .* ([\w.]+)\+0x", line)
+        if m:
+            total[m.group(2)] += int(m.group(1))
+        m = re.search(r"memblock_(reserve|phys_free): \[0x([0-9a-f]+)-0x([0-9a-f]+)\] ([\w.]+)\+0x",
+                      line)
+        if m:
+            size = int(m.group(3), 16) - int(m.group(2), 16) + 1
+            if m.group(1) == "phys_free":
+                total[m.group(4)] -= size
+            elif m.group(4) == "arm_memblock_init" and size > 1:
+                total["kernel-image"] += size
+    for name, size in total.most_common():
+        print(f"memblock {name} {size}")
+
+
 def main():
+    if sys.argv[1] == "--memblock":
+        memblock(sys.argv[2])
+        return
     kb = sys.argv[1]
     ram = int(sys.argv[2], 0) if len(sys.argv) > 2 else 0x21000000
     vmlinux = os.path.join(kb, "vmlinux")
@@ -68,11 +94,14 @@ def main():
     for d in dirs.values():
         counted.update(d)
     rows = sorted(dirs.items(), key=lambda kv: -(kv[1]["data"] + kv[1]["bss"]))
-    for name, c in rows[:20]:
+    # The 20 largest, and the filesystems whatever their rank.
+    shown = [r for i, r in enumerate(rows) if i < 20 or r[0] in ("fs/cramfs_xip", "fs/cramfs")]
+    for name, c in shown:
         print(f"dir {name} {c['data']} {c['bss']} {c['init']}")
     rest = collections.Counter()
-    for name, c in rows[20:]:
-        rest.update(c)
+    for r in rows:
+        if r not in shown:
+            rest.update(r[1])
     print(f"dir other-objects {rest['data']} {rest['bss']} {rest['init']}")
     # What no object of vmlinux.a holds: lib/lib.a's members, alignment.
     print("dir lib.a-and-alignment "
