@@ -85,7 +85,7 @@ need nommu-ram nommu-footprint nommu-kernel-size nommu-speed
 # The tiny system: the least mem= of four systems on the XIP kernel.
 "$top/tests/guest-mps2-an385-tiny.sh" --bench >> "$res" 2> "$out/tiny.stderr" ||
 	die "tests/guest-mps2-an385-tiny.sh --bench failed: see $out/tiny.stderr"
-need tiny-least tiny-meminfo tiny-ram
+need tiny-least tiny-meminfo tiny-ram tiny-memblock
 
 # Profile-guided XIP (tests/guest-profile.sh): the BusyBox image all
 # compressed, with -X and from the profile of a workload; the workload's

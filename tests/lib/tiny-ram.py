@@ -28,12 +28,14 @@ def run(*args):
 
 
 def kind(section):
-    """data, bss or init for a section that lives in RAM; None otherwise."""
-    if section == ".init.data":
+    """data, bss or init for a section that lives in RAM; None otherwise.
+    The XIP linker script puts the objects' init read-only data in RAM too,
+    with their init data (INIT_DATA), and .ref.data with the data."""
+    if re.match(r"^\.init\.(data|rodata)(\.|$)", section):
         return "init"
     if re.match(r"^\.(s?bss)(\.|$)", section) or section == "COMMON":
         return "bss"
-    if re.match(r"^\.(s?data)(\.|$)", section):
+    if re.match(r"^\.(s?data)(\.|$)", section) or section == ".ref.data":
         return "data"
     return None
 
@@ -46,19 +48,30 @@ def subsystem(path):
 
 
 def memblock(log):
+    """Each allocation is logged by its caller, then as the reservation of
+    its range; a range given back is charged to the caller that had it."""
     total = collections.Counter()
+    ranges = []
+    caller = None
     for line in open(log, errors="replace"):
         m = re.search(r"memblock_alloc_try_nid(?:_raw)?: (\d+) bytes .* ([\w.]+)\+0x", line)
         if m:
             total[m.group(2)] += int(m.group(1))
+            caller = m.group(2)
+            continue
         m = re.search(r"memblock_(reserve|phys_free): \[0x([0-9a-f]+)-0x([0-9a-f]+)\] ([\w.]+)\+0x",
                       line)
-        if m:
-            size = int(m.group(3), 16) - int(m.group(2), 16) + 1
-            if m.group(1) == "phys_free":
-                total[m.group(4)] -= size
-            elif m.group(4) == "arm_memblock_init" and size > 1:
-                total["kernel-image"] += size
+        if not m:
+            continue
+        start, end = int(m.group(2), 16), int(m.group(3), 16) + 1
+        if m.group(1) == "phys_free":
+            owner = next((c for s, e, c in ranges if s <= start and end <= e), m.group(4))
+            total[owner] -= end - start
+        elif m.group(4) == "arm_memblock_init" and end - start > 1:
+            total["kernel-image"] += end - start
+        elif m.group(4) == "memblock_alloc_range_nid" and caller:
+            ranges.append((start, end, caller))
+        caller = None
     for name, size in total.most_common():
         print(f"memblock {name} {size}")
 
@@ -103,8 +116,9 @@ def main():
         if r not in shown:
             rest.update(r[1])
     print(f"dir other-objects {rest['data']} {rest['bss']} {rest['init']}")
-    # What no object of vmlinux.a holds: lib/lib.a's members, alignment.
-    print("dir lib.a-and-alignment "
+    # What no object of vmlinux.a holds: the init task's stack (8 KiB, placed
+    # by the linker script), linker tables, lib/lib.a's members, alignment.
+    print("dir init-stack-tables-lib.a-padding "
           + " ".join(str(max(totals[k] - counted[k], 0)) for k in ("data", "bss", "init")))
 
     syms = []
