@@ -3,13 +3,20 @@
 #
 # Build one of dts/*.dts against a kernel tree's device-tree includes, with
 # that tree's dtc.  scripts/build-dtb.sh DTS KERNEL_BUILD_DIR OUT.dtb
+# (a build directory made with O=, or the source tree built in place)
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
 dts=${1:?usage: build-dtb.sh DTS KBUILD OUT}
 kbuild=${2:?}
 out=${3:?}
-src=$(readlink -f "$kbuild/source" 2>/dev/null || sed -n 's/^KERNEL_SOURCE *:= *//p' "$kbuild/Makefile")
+if [ -e "$kbuild/source" ]; then
+	src=$(readlink -f "$kbuild/source")
+elif [ -d "$kbuild/arch/arm/boot/dts" ]; then
+	src=$kbuild
+else
+	src=$(sed -n 's/^KERNEL_SOURCE *:= *//p' "$kbuild/Makefile")
+fi
 [ -d "$src/arch/arm/boot/dts" ] || die "no kernel source behind $kbuild"
 dtc=$kbuild/scripts/dtc/dtc
 [ -x "$dtc" ] || dtc=dtc
