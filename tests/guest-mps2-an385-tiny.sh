@@ -16,6 +16,7 @@
 # build-tests/mps2-an385-tiny-6.1/.
 set -euo pipefail
 . "$(dirname "$0")/../scripts/common.sh"
+. "$CRAMFS_XIP_TOP/tests/lib/guest-wait.sh"
 
 mode=${1:-check}
 board=mps2-an385-tiny
@@ -101,18 +102,9 @@ boot() {
 		-device loader,file="$k/$KERNEL_IMAGE",addr=$KERNEL_PHYS "${extra[@]}" \
 		${GUEST_QEMU:-} < /dev/null 2> "$work/qemu-$name.err" &
 	qpid=$!
-	local deadline=$((SECONDS + t))
 	# The board's restart does not end QEMU: the console says when it is over
 	# (or that it failed: the OOM killer's victims may leave init waiting).
-	while kill -0 $qpid 2>/dev/null; do
-		grep -Eq '^GUEST-DONE|Reboot failed|end Kernel panic|Out of memory' "$console" \
-			2>/dev/null &&
-			{ sleep 1; break; }
-		[ $SECONDS -lt $deadline ] || { log "$name: timed out after ${t}s"; break; }
-		sleep 1
-	done
-	kill $qpid 2>/dev/null || true
-	wait $qpid 2>/dev/null || true
+	guest_wait $qpid "$console" "$t" '^GUEST-DONE|Reboot failed|end Kernel panic|Out of memory'
 	qpid=
 	touch "$console"
 }

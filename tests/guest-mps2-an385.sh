@@ -13,6 +13,7 @@
 set -euo pipefail
 . "$(dirname "$0")/../scripts/common.sh"
 . "$CRAMFS_XIP_TOP/tests/lib/initramfs.sh"
+. "$CRAMFS_XIP_TOP/tests/lib/guest-wait.sh"
 
 board=mps2-an385
 kver=${1:-$KVER_DEFAULT}
@@ -82,14 +83,7 @@ run() {
 		-device loader,file="$dtb",addr=0x21f00000 "${initrd_arg[@]}" \
 		-device loader,file="$flash",addr=$FLASH_PHYS ${GUEST_QEMU:-} \
 		< /dev/null 2> "$work/qemu.err" &
-	local qpid=$! deadline=$((SECONDS + timeout_s))
-	while kill -0 $qpid 2>/dev/null; do
-		grep -q '^GUEST-DONE' "$console" 2>/dev/null && { sleep 1; break; }
-		[ $SECONDS -lt $deadline ] || { log "guest timed out after ${timeout_s}s"; break; }
-		sleep 1
-	done
-	kill $qpid 2>/dev/null || true
-	wait $qpid 2>/dev/null || true
+	guest_wait $! "$console" "$timeout_s"
 }
 
 kernel=$kb/$KERNEL_IMAGE

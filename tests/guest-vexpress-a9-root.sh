@@ -14,6 +14,7 @@
 # once and shows what tests/guest/root-demo/ printed.
 set -euo pipefail
 . "$(dirname "$0")/../scripts/common.sh"
+. "$CRAMFS_XIP_TOP/tests/lib/guest-wait.sh"
 
 board=vexpress-a9
 suite=root
@@ -73,14 +74,7 @@ boot() {
 		-drive if=pflash,file="$work/flash0.img",format=raw \
 		-drive if=pflash,file="$work/flash1.img",format=raw ${5:-} \
 		< /dev/null 2> "$work/qemu.err" &
-	local qpid=$! deadline=$((SECONDS + timeout_s))
-	while kill -0 $qpid 2>/dev/null; do
-		grep -q '^GUEST-DONE' "$console" 2>/dev/null && { sleep 1; break; }
-		[ $SECONDS -lt $deadline ] || { log "guest timed out after ${timeout_s}s"; break; }
-		sleep 1
-	done
-	kill $qpid 2>/dev/null || true
-	wait $qpid 2>/dev/null || true
+	guest_wait $! "$console" "$timeout_s"
 	if [ $suite = root-demo ]; then
 		tr -d '\r' < "$console" | sed -n '/^GUEST-START/,/^GUEST-DONE/p' | grep -v '^GUEST-'
 		grep -q '^GUEST-DONE' "$console" || { log "demo did not finish: see $console"; exit 1; }

@@ -21,6 +21,7 @@
 set -euo pipefail
 . "$(dirname "$0")/../scripts/common.sh"
 . "$CRAMFS_XIP_TOP/tests/lib/initramfs.sh"
+. "$CRAMFS_XIP_TOP/tests/lib/guest-wait.sh"
 
 board=vexpress-a9
 suite=$board
@@ -219,21 +220,7 @@ QEMU_AUDIO_DRV=none qemu-system-arm -M vexpress-a9 -m $mem -display none -monito
 	-drive if=pflash,file="$work/flash0.img",format=raw \
 	-drive if=pflash,file="$work/flash1.img",format=raw \
 	-drive if=sd,file="$work/sd.img",format=raw ${GUEST_QEMU:-} < /dev/null 2> "$work/qemu.err" &
-qpid=$!
-deadline=$((SECONDS + timeout_s))
-while kill -0 $qpid 2>/dev/null; do
-	if grep -q '^GUEST-DONE' "$console" 2>/dev/null; then
-		sleep 1
-		break
-	fi
-	if [ $SECONDS -ge $deadline ]; then
-		log "guest timed out after ${timeout_s}s"
-		break
-	fi
-	sleep 1
-done
-kill $qpid 2>/dev/null || true
-wait $qpid 2>/dev/null || true
+guest_wait $! "$console" "$timeout_s"
 
 if [ $suite = bench ]; then
 	tr -d '\r' < "$console" | grep '^BENCH '
