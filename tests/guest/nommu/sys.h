@@ -78,9 +78,9 @@ static inline void put(const char *s)
 	sys3(__NR_write, 1, s, str_len(s));
 }
 
-static inline void put_hex(unsigned long v)
+/* @v as "0x" and 8 hex digits in @buf. */
+static inline char *fmt_hex(char buf[11], unsigned long v)
 {
-	char buf[11];
 	int i;
 
 	buf[0] = '0';
@@ -88,24 +88,38 @@ static inline void put_hex(unsigned long v)
 	for (i = 0; i < 8; i++)
 		buf[2 + i] = "0123456789abcdef"[(v >> (28 - 4 * i)) & 15];
 	buf[10] = 0;
-	put(buf);
+	return buf;
 }
 
-static inline void put_dec(long v)
+/* @v in decimal, at the end of @buf: returns where it starts. */
+static inline char *fmt_dec(char buf[13], long v)
 {
-	char buf[12];
-	int i = 11;
+	int i = 12, neg = v < 0;
 
 	buf[i] = 0;
-	if (v < 0) {
-		put("-");
+	if (neg)
 		v = -v;
-	}
 	do {
 		buf[--i] = '0' + v % 10;
 		v /= 10;
 	} while (v);
-	put(buf + i);
+	if (neg)
+		buf[--i] = '-';
+	return buf + i;
+}
+
+static inline void put_hex(unsigned long v)
+{
+	char buf[11];
+
+	put(fmt_hex(buf, v));
+}
+
+static inline void put_dec(long v)
+{
+	char buf[13];
+
+	put(fmt_dec(buf, v));
 }
 
 static inline int str_eq(const char *a, const char *b)

@@ -25,6 +25,13 @@ __attribute__((used)) void xipprog_main(long *sp);
  */
 __attribute__((used)) static const unsigned char bulk[64 * 1024] = { 1 };
 
+/* Append @s to @buf (2048 bytes) at *@n. */
+static void add(char *buf, long *n, const char *s)
+{
+	while (*s && *n < 2047)
+		buf[(*n)++] = *s++;
+}
+
 __attribute__((naked, noreturn)) void _start(void)
 {
 	__asm__ volatile("mov r0, sp\n\tbl xipprog_main\n");
@@ -37,7 +44,7 @@ void xipprog_main(long *sp)
 	int either = sp[0] > 1 && str_eq(argv[1], "either");
 	long secs = sp[0] > 2 ? argv[2][0] - '0' : 0;
 	unsigned long pc = (unsigned long)&xipprog_main, start = 0;
-	char maps[2048], perms[5] = "----";
+	char maps[2048], perms[5] = "----", num[13];
 	const char *line;
 	long n = read_file("/proc/self/maps", maps, sizeof(maps) - 1);
 	int in_flash, ok;
@@ -68,17 +75,24 @@ void xipprog_main(long *sp)
 	 */
 	ok = line && in_flash == want_flash && perms[2] == 'x' &&
 	     (start >= FLASH_START && start < FLASH_END) == want_flash;
-	put(ok ? "RESULT PASS " : "RESULT FAIL ");
-	put("xipprog pid ");
-	put_dec(sys0(__NR_getpid));
-	put(": code at ");
-	put_hex(pc);
-	put(", text mapping ");
-	put_hex(start);
-	put(" ");
-	put(perms);
-	put(either ? (in_flash ? ", in flash (either)\n" : ", in RAM (either)\n") :
-	     want_flash ? ", expected in flash\n" : ", expected in RAM\n");
+	/*
+	 * One write() for the whole line: instances run at once, and lines
+	 * written in pieces interleave on the console (the host then counts
+	 * fewer RESULT lines).
+	 */
+	n = 0;
+	add(maps, &n, ok ? "RESULT PASS " : "RESULT FAIL ");
+	add(maps, &n, "xipprog pid ");
+	add(maps, &n, fmt_dec(num, sys0(__NR_getpid)));
+	add(maps, &n, ": code at ");
+	add(maps, &n, fmt_hex(num, pc));
+	add(maps, &n, ", text mapping ");
+	add(maps, &n, fmt_hex(num, start));
+	add(maps, &n, " ");
+	add(maps, &n, perms);
+	add(maps, &n, either ? (in_flash ? ", in flash (either)\n" : ", in RAM (either)\n") :
+		      want_flash ? ", expected in flash\n" : ", expected in RAM\n");
+	sys3(__NR_write, 1, maps, n);
 	sleep_s(secs);
 	sys1(__NR_exit, !ok ? 1 : either && !in_flash ? 3 : 0);
 }
