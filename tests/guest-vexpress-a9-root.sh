@@ -93,7 +93,9 @@ boot numbered "mtd$ROOT_MTDNUM"
 boot sdcard /dev/mmcblk0 "$kb" rootwait "-drive if=sd,file=$work/sd.img,format=raw"
 
 # The same image and boot with mainline cramfs built in: the page cache right
-# after boot must be no larger with ours. On the default kernel only (one
+# after boot must be no larger with ours (the guest brings the kernel's
+# counters up to date before it reads them: a plain read of Cached lagged by
+# up to two pages, and this check failed on 40 kB against 36). On the default kernel only (one
 # more kernel build per version).
 [ "$kver" = "$KVER_DEFAULT" ] || exit 0
 km=$("$top/scripts/build-kernel.sh" "$board" "$kver" \

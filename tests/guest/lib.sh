@@ -51,6 +51,16 @@ refuse() {
 	fi
 }
 
+# meminfo_kb FIELD: /proc/meminfo's FIELD in kB, up to date. An SMP kernel
+# keeps each CPU's recent changes to a counter apart and adds them in only
+# every second (vm.stat_interval), so a plain read lags by up to a few pages;
+# reading vm/stat_refresh adds them in now (a UP kernel has no such file: its
+# counters are always exact).
+meminfo_kb() {
+	[ ! -e /proc/sys/vm/stat_refresh ] || cat /proc/sys/vm/stat_refresh
+	sed -n "s/^$1: *\([0-9]*\) kB\$/\1/p" /proc/meminfo
+}
+
 # mtdnum NAME: the number of the MTD device called NAME.
 mtdnum() { grep -F "\"$1\"" /proc/mtd | cut -d: -f1 | sed 's/^mtd//'; }
 

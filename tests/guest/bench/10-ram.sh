@@ -6,7 +6,6 @@
 # Not in the boots that measure speed (tests/bench.sh).
 [ -z "${bench_module:-}${bench_trace:-}" ] || return 0
 echo 1 > /proc/sys/kernel/printk
-meminfo() { sed -n "s/^$1: *\([0-9]*\) kB/\1/p" /proc/meminfo; }
 sum_rollup() {	# sum_rollup FIELD PIDS...
 	f=$1
 	shift
@@ -29,8 +28,8 @@ ram_run() {	# ram_run MODULE IMAGE MTD
 		sync
 		echo 3 > /proc/sys/vm/drop_caches
 		sleep 1
-		free0=$(meminfo MemFree)
-		cached0=$(meminfo Cached)
+		free0=$(meminfo_kb MemFree)
+		cached0=$(meminfo_kb Cached)
 		pids=
 		i=0
 		while [ $i -lt $n ]; do
@@ -39,8 +38,8 @@ ram_run() {	# ram_run MODULE IMAGE MTD
 			i=$((i + 1))
 		done
 		sleep 3
-		free1=$(meminfo MemFree)
-		cached1=$(meminfo Cached)
+		free1=$(meminfo_kb MemFree)
+		cached1=$(meminfo_kb Cached)
 		echo "BENCH ram $1 $2 $n $((free0 - free1)) $((cached1 - cached0)) $(sum_rollup Rss $pids) $(sum_rollup Pss $pids) $(sum_rollup Anonymous $pids) $(text_rss $pids)"
 		kill $pids
 		wait $pids 2>/dev/null

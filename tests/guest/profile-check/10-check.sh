@@ -13,12 +13,11 @@ check "mount the profiled image" mount -t cramfs mtd:fs_partition /mnt
 check "every file as in the tree" same_manifest /images/profile/tree.manifest /mnt
 check "BusyBox: mmap() and read() match the host copy" \
 	xiptest cmp /mnt/bin/busybox /images/profile/busybox
-cached() { awk '/^Cached:/ { print $2 }' /proc/meminfo; }
 sync
 echo 3 > /proc/sys/vm/drop_caches
-before=$(cached)
+before=$(meminfo_kb Cached)
 workload
-echo "PROFILE-RAM page cache after the workload: +$(($(cached) - before)) kB"
+echo "PROFILE-RAM page cache after the workload: +$(($(meminfo_kb Cached) - before)) kB"
 check "the workload runs" cmp /tmp/workload.out /images/profile/workload.expected
 rss=$(text_rss /tmp/sh.smaps)
 check "the workload's shell: text Rss 0 kB (got $rss)" test "$rss" = 0

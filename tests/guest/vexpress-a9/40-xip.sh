@@ -58,10 +58,9 @@ check "cramfs_xip: ... and of a compressed file" \
 rm -f /tmp/xip-partial.bin /tmp/compressed.txt
 
 # Page cache used by 16 BusyBox processes: XIP text needs none of it.
-cached_kb() { sed -n 's/^Cached: *\([0-9]*\) kB/\1/p' /proc/meminfo; }
 sync
 echo 3 > /proc/sys/vm/drop_caches
-before=$(cached_kb)
+before=$(meminfo_kb Cached)
 i=0
 pids=
 while [ $i -lt 16 ]; do
@@ -70,7 +69,7 @@ while [ $i -lt 16 ]; do
 	i=$((i + 1))
 done
 sleep 2
-after=$(cached_kb)
+after=$(meminfo_kb Cached)
 kill $pids
 wait $pids 2>/dev/null
 check "cramfs_xip: 16 BusyBox processes from flash add $((after - before)) kB of page cache (< 64 kB)" \

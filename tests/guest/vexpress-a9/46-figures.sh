@@ -7,7 +7,6 @@
 
 D=/sys/fs/cramfs_xip/mtd:fs_partition
 fig() { cat "$D/$1"; }
-cached() { awk '/^Cached:/ { print $2 }' /proc/meminfo; }
 # The XIP image's BusyBox pages stored in place (page-aligned plain), from the host.
 inplace=$(awk '$1 == "/bin/busybox" && $4 == "xip" { sub(/,$/, "", $6); if ($6 % 4096 == 0) n++ }
 	END { print n + 0 }' /images/xip.layout)
@@ -22,10 +21,10 @@ check "a fresh mount has nothing in place" \
 sync
 echo 3 > /proc/sys/vm/drop_caches
 d0=$(fig pages_decompressed)
-c0=$(cached)
+c0=$(meminfo_kb Cached)
 cat /mnt/data/compressed.txt > /dev/null
 d=$(($(fig pages_decompressed) - d0))
-c=$(($(cached) - c0))
+c=$(($(meminfo_kb Cached) - c0))
 want=$((($(stat -c %s /mnt/data/compressed.txt) + 4095) / 4096))
 check "reading a compressed file: pages_decompressed +$d, its $want pages" test $d = $want
 # (Cached moves by a few pages on its own after drop_caches.)
@@ -40,7 +39,7 @@ check "reading a plain file: pages_copied +4" test $(($(fig pages_copied) - p0))
 sync
 echo 3 > /proc/sys/vm/drop_caches
 m0=$(fig mmaps_in_place)
-c0=$(cached)
+c0=$(meminfo_kb Cached)
 pids=
 for i in 1 2 3 4; do
 	/mnt/bin/busybox sleep 60 &
@@ -51,7 +50,7 @@ set -- $pids
 text=$(awk '$2 ~ /x/ && $6 == "/mnt/bin/busybox" { split($1, a, "-"); print (("0x" a[2]) - ("0x" a[1])) / 4096 }' /proc/$1/maps)
 whole=$(fig xip_pages_whole)
 saved=$(fig xip_saved_kb)
-c=$(($(cached) - c0))
+c=$(($(meminfo_kb Cached) - c0))
 check "4 BusyBox processes: xip_pages_whole $whole, 4 x its $text text pages" test "$whole" = $((4 * text))
 check "... xip_saved_kb $saved, its text once ($((text * 4)) kB)" test "$saved" = $((text * 4))
 check "... mmaps_in_place +$(($(fig mmaps_in_place) - m0)), at least 4" \
