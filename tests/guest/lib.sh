@@ -52,13 +52,16 @@ refuse() {
 }
 
 # meminfo_kb FIELD: /proc/meminfo's FIELD in kB, up to date. An SMP kernel
-# keeps each CPU's recent changes to a counter apart and adds them in only
-# every second (vm.stat_interval), so a plain read lags by up to a few pages;
-# reading vm/stat_refresh adds them in now (a UP kernel has no such file: its
-# counters are always exact).
+# keeps each CPU's recent changes to a counter apart and adds them in every
+# second (vm.stat_interval) or past a few pages, so a plain read can be off
+# by a few pages; reading vm/stat_refresh adds them in now (a UP kernel has
+# no such file: its counters are always exact). Shell builtins only: no
+# program runs between the refresh and the read.
 meminfo_kb() {
-	[ ! -e /proc/sys/vm/stat_refresh ] || cat /proc/sys/vm/stat_refresh
-	sed -n "s/^$1: *\([0-9]*\) kB\$/\1/p" /proc/meminfo
+	[ ! -e /proc/sys/vm/stat_refresh ] || read -r _ < /proc/sys/vm/stat_refresh
+	while read -r _k _v _u; do
+		[ "$_k" != "$1:" ] || echo "$_v"
+	done < /proc/meminfo
 }
 
 # mtdnum NAME: the number of the MTD device called NAME.

@@ -10,7 +10,7 @@
 # Not in the boots that measure speed (tests/bench.sh).
 [ -z "${bench_module:-}${bench_trace:-}" ] || return 0
 ROUNDS=${ROUNDS:-7}
-kmem() { echo $(($(meminfo Slab) + $(meminfo VmallocUsed))); }
+kmem() { echo $(($(meminfo_kb Slab) + $(meminfo_kb VmallocUsed))); }
 footprint() {	# footprint MODULE KO NAME: one round, appended to /tmp/fp-MODULE
 	sync
 	echo 3 > /proc/sys/vm/drop_caches
@@ -38,10 +38,10 @@ footprint_block() {	# footprint_block MODULE KO NAME
 	mount -t cramfs /dev/mmcblk0 /mnt || { rmmod "$3"; return; }
 	sleep 1
 	m2=$(kmem)
-	c2=$(meminfo Cached)
+	c2=$(meminfo_kb Cached)
 	find /mnt -type f -exec cat {} + > /dev/null
 	m3=$(kmem)
-	c3=$(meminfo Cached)
+	c3=$(meminfo_kb Cached)
 	umount /mnt
 	rmmod "$3"
 	echo "$((m2 - m1)) $((m3 - m2)) $((c3 - c2))" >> "/tmp/fpb-$1"
