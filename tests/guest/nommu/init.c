@@ -48,11 +48,14 @@ static int load_module(const char *path)
 
 static void result2(int ok, const char *label, const char *what)
 {
-	put(ok ? "RESULT PASS " : "RESULT FAIL ");
-	put(label);
-	put(": ");
-	put(what);
-	put("\n");
+	char line[256];
+	long n = 0;
+
+	str_add(line, sizeof(line), &n, ok ? "RESULT PASS " : "RESULT FAIL ");
+	str_add(line, sizeof(line), &n, label);
+	str_add(line, sizeof(line), &n, ": ");
+	str_add(line, sizeof(line), &n, what);
+	put_line(line, n);
 }
 
 /* Read @path into @a and @ref into @b and compare them. */

@@ -31,18 +31,20 @@ __attribute__((naked, noreturn)) void _start(void)
 	__asm__ volatile("mov r0, sp\n\tbl tiny_main\n");
 }
 
-/* Print each line of @buf (@n bytes) after @tag. */
+/* Print each line of @buf (@n bytes) after @tag, a write() each. */
 static void put_lines(const char *tag, char *buf, long n)
 {
-	long i, start = 0;
+	char line[256];
+	long i, k, start = 0;
 
 	for (i = 0; i < n; i++) {
 		if (buf[i] != '\n')
 			continue;
 		buf[i] = 0;
-		put(tag);
-		put(buf + start);
-		put("\n");
+		k = 0;
+		str_add(line, sizeof(line), &k, tag);
+		str_add(line, sizeof(line), &k, buf + start);
+		put_line(line, k);
 		start = i + 1;
 	}
 }
@@ -109,28 +111,24 @@ static unsigned long text_of(const char *path, char *maps, long n)
  */
 static void tasks(char *buf)
 {
-	static const char pre[] = "/proc/", post[] = "/comm";
-	char path[24], digits[8];
-	long pid, n, i, k;
+	char path[24], tag[24], num[13];
+	long pid, n, k;
 
 	for (pid = 1; pid < 100; pid++) {
 		k = 0;
-		for (i = 0; pre[i]; i++)
-			path[k++] = pre[i];
-		for (i = 0, n = pid; n; n /= 10)
-			digits[i++] = '0' + n % 10;
-		while (i)
-			path[k++] = digits[--i];
-		for (i = 0; post[i]; i++)
-			path[k++] = post[i];
+		str_add(path, sizeof(path), &k, "/proc/");
+		str_add(path, sizeof(path), &k, fmt_dec(num, pid));
+		str_add(path, sizeof(path), &k, "/comm");
 		path[k] = 0;
 		n = read_file(path, buf, 64);
 		if (n <= 0)
 			continue;
-		put("TINY task ");
-		put_dec(pid);
-		put(" ");
-		put_lines("", buf, n);
+		k = 0;
+		str_add(tag, sizeof(tag), &k, "TINY task ");
+		str_add(tag, sizeof(tag), &k, fmt_dec(num, pid));
+		str_add(tag, sizeof(tag), &k, " ");
+		tag[k] = 0;
+		put_lines(tag, buf, n);
 	}
 }
 
@@ -152,8 +150,7 @@ void tiny_main(long *sp)
 	put_lines("TINY-START-MEMINFO ", buf, n > 0 ? n : 0);
 	n = read_file("/proc/cmdline", buf, sizeof(buf) - 1);
 	ram = n > 0 && str_find(buf, n, "tiny=ram") != 0;
-	put("TINY cmdline ");
-	put_lines("", buf, n > 0 ? n : 0);
+	put_lines("TINY cmdline ", buf, n > 0 ? n : 0);
 
 	text = ksym("start_kernel", buf, sizeof(buf));
 	/* "  21008000-2102bfff : Kernel data" (kallsyms has no data symbols). */

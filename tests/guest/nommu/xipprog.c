@@ -25,13 +25,6 @@ __attribute__((used)) void xipprog_main(long *sp);
  */
 __attribute__((used)) static const unsigned char bulk[64 * 1024] = { 1 };
 
-/* Append @s to @buf (2048 bytes) at *@n. */
-static void add(char *buf, long *n, const char *s)
-{
-	while (*s && *n < 2047)
-		buf[(*n)++] = *s++;
-}
-
 __attribute__((naked, noreturn)) void _start(void)
 {
 	__asm__ volatile("mov r0, sp\n\tbl xipprog_main\n");
@@ -75,24 +68,20 @@ void xipprog_main(long *sp)
 	 */
 	ok = line && in_flash == want_flash && perms[2] == 'x' &&
 	     (start >= FLASH_START && start < FLASH_END) == want_flash;
-	/*
-	 * One write() for the whole line: instances run at once, and lines
-	 * written in pieces interleave on the console (the host then counts
-	 * fewer RESULT lines).
-	 */
 	n = 0;
-	add(maps, &n, ok ? "RESULT PASS " : "RESULT FAIL ");
-	add(maps, &n, "xipprog pid ");
-	add(maps, &n, fmt_dec(num, sys0(__NR_getpid)));
-	add(maps, &n, ": code at ");
-	add(maps, &n, fmt_hex(num, pc));
-	add(maps, &n, ", text mapping ");
-	add(maps, &n, fmt_hex(num, start));
-	add(maps, &n, " ");
-	add(maps, &n, perms);
-	add(maps, &n, either ? (in_flash ? ", in flash (either)\n" : ", in RAM (either)\n") :
-		      want_flash ? ", expected in flash\n" : ", expected in RAM\n");
-	sys3(__NR_write, 1, maps, n);
+	str_add(maps, sizeof(maps), &n, ok ? "RESULT PASS " : "RESULT FAIL ");
+	str_add(maps, sizeof(maps), &n, "xipprog pid ");
+	str_add(maps, sizeof(maps), &n, fmt_dec(num, sys0(__NR_getpid)));
+	str_add(maps, sizeof(maps), &n, ": code at ");
+	str_add(maps, sizeof(maps), &n, fmt_hex(num, pc));
+	str_add(maps, sizeof(maps), &n, ", text mapping ");
+	str_add(maps, sizeof(maps), &n, fmt_hex(num, start));
+	str_add(maps, sizeof(maps), &n, " ");
+	str_add(maps, sizeof(maps), &n, perms);
+	str_add(maps, sizeof(maps), &n,
+		either ? (in_flash ? ", in flash (either)" : ", in RAM (either)") :
+		want_flash ? ", expected in flash" : ", expected in RAM");
+	put_line(maps, n);
 	sleep_s(secs);
 	sys1(__NR_exit, !ok ? 1 : either && !in_flash ? 3 : 0);
 }
