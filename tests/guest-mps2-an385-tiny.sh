@@ -17,6 +17,7 @@
 set -euo pipefail
 . "$(dirname "$0")/../scripts/common.sh"
 . "$CRAMFS_XIP_TOP/tests/lib/guest-wait.sh"
+. "$CRAMFS_XIP_TOP/tests/lib/nommu-build.sh"
 
 mode=${1:-check}
 board=mps2-an385-tiny
@@ -42,18 +43,12 @@ make -s -C "$top" tools >&2
 # The boot shim (entering the kernel in flash, the device tree in flash), and
 # the programs: freestanding FDPIC, each with the stack it needs (the FDPIC
 # loader gives 128 KiB to a program that does not say).
-cc="${CROSS_COMPILE}gcc -mcpu=cortex-m3 -mthumb"
-$cc -DSHIM_SP=$((ram_base + 0x8000)) -DSHIM_DTB=$DTB_PHYS -DSHIM_KERNEL=$KERNEL_PHYS \
-	-c -o "$work/shim.o" "$top/tests/boards/mps2-an385/shim.S"
-"${CROSS_COMPILE}ld" -T "$top/tests/boards/mps2-an385/shim.lds" -o "$work/shim.elf" "$work/shim.o"
-ncflags="-Os -Wall -fPIE -fvisibility=hidden -ffreestanding -fno-builtin -fomit-frame-pointer
-	-fno-stack-protector -fno-tree-loop-distribute-patterns -nostdlib -static-pie
-	-Wl,--no-dynamic-linker -Wl,-z,max-page-size=4096"
-$cc $ncflags -Wl,-z,stack-size=8192 -o "$work/root/sbin/init" "$top/tests/guest/nommu/tiny-init.c"
-$cc $ncflags -Wl,-z,stack-size=8192 -o "$work/root/bin/xipprog" "$top/tests/guest/nommu/xipprog.c"
-for p in sbin/init bin/xipprog; do
-	printf '\101' | dd of="$work/root/$p" bs=1 seek=7 conv=notrunc status=none
-done
+nommu_shim "$work/shim.elf" -DSHIM_SP=$((ram_base + 0x8000)) -DSHIM_DTB=$DTB_PHYS \
+	-DSHIM_KERNEL=$KERNEL_PHYS
+nommu_prog "$work/root/sbin/init" "$top/tests/guest/nommu/tiny-init.c" -Wl,-z,stack-size=8192
+nommu_prog "$work/root/bin/xipprog" "$top/tests/guest/nommu/xipprog.c" -Wl,-z,stack-size=8192
+mark_fdpic "$work/root/sbin/init"
+mark_fdpic "$work/root/bin/xipprog"
 # The root image with the programs' text stored for XIP; the same stored
 # compressed; the same files as an initramfs (for the comparisons).
 "$top/scripts/mkcramfs" -X "$work/root" "$work/root-xip.img" > /dev/null

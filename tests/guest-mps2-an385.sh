@@ -14,6 +14,7 @@ set -euo pipefail
 . "$(dirname "$0")/../scripts/common.sh"
 . "$CRAMFS_XIP_TOP/tests/lib/initramfs.sh"
 . "$CRAMFS_XIP_TOP/tests/lib/guest-wait.sh"
+. "$CRAMFS_XIP_TOP/tests/lib/nommu-build.sh"
 
 board=mps2-an385
 kver=${1:-$KVER_DEFAULT}
@@ -33,16 +34,10 @@ module=$top/build-tests/module-$board-$kver
 make -s -C "$top" tools >&2
 
 # The boot shim, and freestanding Thumb-2 programs needing no relocation.
-cc="${CROSS_COMPILE}gcc -mcpu=cortex-m3 -mthumb"
-$cc -c -o "$work/shim.o" "$bdir/shim.S"
-"${CROSS_COMPILE}ld" -T "$bdir/shim.lds" -o "$work/shim.elf" "$work/shim.o"
-ncflags="-Os -Wall -fPIE -fvisibility=hidden -ffreestanding -fno-builtin -fomit-frame-pointer
-	-fno-stack-protector -fno-tree-loop-distribute-patterns -nostdlib -static-pie
-	-Wl,--no-dynamic-linker -Wl,-z,max-page-size=4096"
-$cc $ncflags -o "$work/stage/init" "$gdir/init.c"
-$cc $ncflags -o "$work/xipprog" "$gdir/xipprog.c"
-# EI_OSABI 65: an FDPIC program, which binfmt_elf_fdpic maps segment by segment.
-printf '\101' | dd of="$work/xipprog" bs=1 seek=7 conv=notrunc status=none
+nommu_shim "$work/shim.elf"
+nommu_prog "$work/stage/init" "$gdir/init.c"
+nommu_prog "$work/xipprog" "$gdir/xipprog.c"
+mark_fdpic "$work/xipprog"
 
 # The image: the program twice (in place, and compressed by a rule), a whole
 # file for XIP, a compressed file; reference copies go in the initramfs.
@@ -100,7 +95,7 @@ grep -qx 'CONFIG_CRAMFS_XIP=y' "$kr/.config" || die "$kr: cramfs_xip is not buil
 r=$work/root
 mkdir -p "$r"/{sbin,bin,etc,dev,proc,data}
 cp "$work/stage/init" "$r/sbin/init"
-printf '\101' | dd of="$r/sbin/init" bs=1 seek=7 conv=notrunc status=none
+mark_fdpic "$r/sbin/init"
 cp "$work/tree/bin/xipprog" "$r/bin/"
 cp "$work/tree/data/"* "$r/data/"
 python3 - "$r" > "$work/sums" <<'PY'
