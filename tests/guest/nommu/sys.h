@@ -28,6 +28,12 @@
 #define __NR_finit_module	379
 #define __NR_clock_gettime	263
 
+/* mps2-an385's flash (ssram1) past the boot shim, and its RAM (psram). */
+#define FLASH_START	0x00010000UL
+#define FLASH_END	0x00400000UL
+#define RAM_START	0x21000000UL
+#define RAM_END		0x22000000UL
+
 #define O_RDONLY	0
 #define O_WRONLY	1
 #define PROT_READ	1
@@ -140,6 +146,27 @@ static const char *str_find(const char *hay, size_t n, const char *needle)
 			;
 		if (j == m)
 			return hay + i;
+	}
+	return 0;
+}
+
+/*
+ * The first line of the /proc/PID/maps text @maps (@n bytes) that names
+ * @path and maps it executable ("00201000-00212000 r-xs ..."), 0 if none.
+ */
+static inline const char *maps_exec_line(const char *maps, long n, const char *path)
+{
+	const char *hit = str_find(maps, n, path), *p, *q;
+
+	while (hit) {
+		p = hit;
+		while (p > maps && p[-1] != '\n')
+			p--;
+		for (q = p; q < hit && *q != ' '; q++)
+			;
+		if (hit - q > 4 && q[3] == 'x')
+			return p;
+		hit = str_find(hit + 1, n - (hit + 1 - maps), path);
 	}
 	return 0;
 }

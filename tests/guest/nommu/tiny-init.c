@@ -11,11 +11,7 @@
  */
 #include "sys.h"
 
-#define FLASH_START	0x00010000UL
-#define FLASH_END	0x00400000UL
 #define KERNEL_END	0x00200000UL	/* the root image starts here */
-#define RAM_START	0x21000000UL
-#define RAM_END		0x22000000UL
 #define INSTANCES	4
 
 /*
@@ -88,23 +84,6 @@ static unsigned long ksym(const char *name, char *buf, long size)
 	return addr;
 }
 
-/* The start of @path's executable mapping in /proc/self/maps, 0 if none. */
-static unsigned long text_of(const char *path, char *maps, long n)
-{
-	const char *line = str_find(maps, n, path);
-
-	while (line) {
-		const char *p = line;
-
-		while (p > maps && p[-1] != '\n')
-			p--;
-		if (str_find(p, line - p, "x"))
-			return parse_hex(p);
-		line = str_find(line + 1, n - (line + 1 - maps), path);
-	}
-	return 0;
-}
-
 /*
  * Every task's name, from /proc/PID/comm: each has a kernel stack (8 KiB),
  * the kernel's threads as much as the programs.
@@ -170,7 +149,8 @@ void tiny_main(long *sp)
 	       "tiny: the kernel executes in place from flash, its data in RAM");
 
 	n = read_file("/proc/self/maps", buf, sizeof(buf) - 1);
-	init_text = text_of("/sbin/init", buf, n > 0 ? n : 0);
+	line = maps_exec_line(buf, n > 0 ? n : 0, "/sbin/init");
+	init_text = line ? parse_hex(line) : 0;
 	put_lines("TINY init maps ", buf, n > 0 ? n : 0);
 	put("TINY init text at ");
 	put_hex(init_text);

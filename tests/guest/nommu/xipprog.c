@@ -13,8 +13,6 @@
  */
 #include "sys.h"
 
-#define FLASH_START	0x00010000UL
-#define FLASH_END	0x00400000UL
 
 __attribute__((used)) void xipprog_main(long *sp);
 
@@ -43,21 +41,16 @@ void xipprog_main(long *sp)
 	int in_flash, ok;
 
 	/* The executable mapping of this file is the text segment. */
-	line = n > 0 ? str_find(maps, n, "xipprog") : 0;
-	while (line) {
+	line = maps_exec_line(maps, n > 0 ? n : 0, "xipprog");
+	if (line) {
 		const char *p = line;
 		int i;
 
-		while (p > maps && p[-1] != '\n')
-			p--;
 		start = parse_hex(p);
 		while (*p != ' ')
 			p++;
 		for (i = 0; i < 4; i++)
 			perms[i] = p[1 + i];
-		if (perms[2] == 'x')
-			break;
-		line = str_find(line + 1, n - (line + 1 - maps), "xipprog");
 	}
 	in_flash = pc >= FLASH_START && pc < FLASH_END;
 	if (either)
