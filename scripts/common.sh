@@ -12,3 +12,14 @@ export CRAMFS_XIP_TOP CRAMFS_XIP_CACHE CROSS_COMPILE
 
 log() { printf '[%s] %s\n' "$(basename "$0")" "$*" >&2; }
 die() { log "error: $*"; exit 1; }
+
+# kernel_tarball VERSION: the linux-source tarball of VERSION, from Debian's
+# package under /usr/src or fetched by scripts/setup-host.sh from a newer suite.
+kernel_tarball() {
+	local f
+	for f in "/usr/src/linux-source-$1.tar.xz" \
+		"$CRAMFS_XIP_CACHE/kernel-sources/linux-source-$1.tar.xz"; do
+		[ -f "$f" ] && { echo "$f"; return 0; }
+	done
+	return 1
+}
