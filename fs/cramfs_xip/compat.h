@@ -225,4 +225,54 @@ static inline int cramfs_xip_compat_lookup_bdev(const char *path, dev_t *dev)
 #define cramfs_xip_compat_sysfs_emit(buf, fmt, ...)	scnprintf(buf, PAGE_SIZE, fmt, ##__VA_ARGS__)
 #endif
 
+/*
+ * v6.19 ("fs: hide ->i_state handling behind accessors") made i_state a
+ * structure read through inode_state_read_once() (absent in 6.18.26,
+ * present in 7.1.5).
+ */
+#if KERNEL_VERSION(6, 19, 0) <= LINUX_VERSION_CODE
+#define cramfs_xip_compat_inode_new(inode)	(inode_state_read_once(inode) & I_NEW)
+#else
+#define cramfs_xip_compat_inode_new(inode)	((inode)->i_state & I_NEW)
+#endif
+
+/*
+ * v6.17 ("mm: remove pfn_t type"; <linux/pfn_t.h> went with it) made
+ * vmf_insert_mixed() take a plain page frame number. Callers give the
+ * physical address: the conversion is made here, once, so that no caller
+ * can hand over an address where a frame number is wanted.
+ */
+#ifdef CONFIG_MMU
+#include <linux/mm.h>
+#if KERNEL_VERSION(6, 17, 0) <= LINUX_VERSION_CODE
+#define cramfs_xip_compat_insert_mixed(vma, addr, phys)	\
+	vmf_insert_mixed(vma, addr, PHYS_PFN(phys))
+#else
+#include <linux/pfn_t.h>
+#define cramfs_xip_compat_insert_mixed(vma, addr, phys)	\
+	vmf_insert_mixed(vma, addr, phys_to_pfn_t(phys, PFN_DEV))
+#endif
+#endif
+
+/*
+ * v6.16 ("sysfs: treewide: switch back to bin_attribute::read()/write()")
+ * passes the attribute of a binary file's read callback as const.
+ */
+#if KERNEL_VERSION(6, 16, 0) <= LINUX_VERSION_CODE
+#define CRAMFS_XIP_COMPAT_BIN_ATTR_CONST	const
+#else
+#define CRAMFS_XIP_COMPAT_BIN_ATTR_CONST
+#endif
+
+/*
+ * v6.6 ("filelock: move file locking definitions to separate header file")
+ * moved generic_setlease() to <linux/filelock.h>. v7.0 ("fs: leases: make
+ * lease support opt-in") refuses leases (EINVAL) to files and directories
+ * whose file operations name no ->setlease; before it, generic_setlease()
+ * was the default, so naming it changes nothing on older kernels.
+ */
+#if KERNEL_VERSION(6, 6, 0) <= LINUX_VERSION_CODE
+#include <linux/filelock.h>
+#endif
+
 #endif /* _CRAMFS_XIP_COMPAT_H */

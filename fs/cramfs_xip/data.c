@@ -72,7 +72,7 @@ static int cramfs_xip_decode_ptr(struct inode *inode, pgoff_t index, struct cram
 	*end = b->start + b->len;
 	return 0;
 bad:
-	cramfs_xip_err(sb, "inode %lu: bad block pointer %u (%#x)", inode->i_ino,
+	cramfs_xip_err(sb, "inode %llu: bad block pointer %u (%#x)", (u64)inode->i_ino,
 		       (unsigned int)index, word);
 	return -EIO;
 }
@@ -104,7 +104,7 @@ int cramfs_xip_get_block(struct inode *inode, pgoff_t index, struct cramfs_xip_b
 			return err;
 	}
 	if (end < prev_end || !cramfs_xip_in_image(sb, prev_end, end - prev_end)) {
-		cramfs_xip_err(sb, "inode %lu: block %u runs from %u to %u", inode->i_ino,
+		cramfs_xip_err(sb, "inode %llu: block %u runs from %u to %u", (u64)inode->i_ino,
 			       (unsigned int)index, prev_end, end);
 		return -EIO;
 	}
@@ -115,7 +115,7 @@ check:
 		return err;
 	if (b->len > (b->compressed ? CRAMFS_XIP_MAX_COMPRESSED_LEN :
 		      cramfs_xip_block_bytes(inode, index))) {
-		cramfs_xip_err(sb, "inode %lu: block %u has a bad length %u", inode->i_ino,
+		cramfs_xip_err(sb, "inode %llu: block %u has a bad length %u", (u64)inode->i_ino,
 			       (unsigned int)index, b->len);
 		return -EIO;
 	}
@@ -346,8 +346,8 @@ static int cramfs_xip_inflate(struct super_block *sb, void *dst, u32 want, u32 s
 	return 0;
 }
 
-/* Fill one page-cache page with block @page->index of its file. */
-static int cramfs_xip_fill_page(struct inode *inode, struct page *page)
+/* Fill one page-cache page, @index of its file. */
+static int cramfs_xip_fill_page(struct inode *inode, struct page *page, pgoff_t index)
 {
 	struct super_block *sb = inode->i_sb;
 	struct cramfs_xip_block b;
@@ -356,9 +356,9 @@ static int cramfs_xip_fill_page(struct inode *inode, struct page *page)
 	int err = 0;
 
 	dst = cramfs_xip_compat_kmap(page);
-	if (page->index < DIV_ROUND_UP(i_size_read(inode), PAGE_SIZE)) {
-		want = cramfs_xip_block_bytes(inode, page->index);
-		err = cramfs_xip_get_block(inode, page->index, &b);
+	if (index < DIV_ROUND_UP(i_size_read(inode), PAGE_SIZE)) {
+		want = cramfs_xip_block_bytes(inode, index);
+		err = cramfs_xip_get_block(inode, index, &b);
 		if (err || !b.len)
 			want = 0;	/* a hole: zeros */
 		else if (b.compressed)
@@ -382,7 +382,7 @@ static int cramfs_xip_fill_page(struct inode *inode, struct page *page)
 #ifdef CRAMFS_XIP_COMPAT_READ_FOLIO
 static int cramfs_xip_read_folio(struct file *file, struct folio *folio)
 {
-	int err = cramfs_xip_fill_page(folio->mapping->host, &folio->page);
+	int err = cramfs_xip_fill_page(folio->mapping->host, &folio->page, folio->index);
 
 	if (!err)
 		folio_mark_uptodate(folio);
@@ -396,7 +396,7 @@ const struct address_space_operations cramfs_xip_aops = {
 #else
 static int cramfs_xip_readpage(struct file *file, struct page *page)
 {
-	int err = cramfs_xip_fill_page(page->mapping->host, page);
+	int err = cramfs_xip_fill_page(page->mapping->host, page, page->index);
 
 	if (!err)
 		SetPageUptodate(page);

@@ -58,7 +58,7 @@ static int cramfs_xip_read_dirent(struct inode *dir, u32 pos, struct cramfs_xip_
 	de->next = pos + CRAMFS_XIP_INODE_SIZE + de->d.namelen;
 	return 0;
 bad:
-	cramfs_xip_err(sb, "directory %lu: bad entry at position %u", dir->i_ino, pos);
+	cramfs_xip_err(sb, "directory %llu: bad entry at position %u", (u64)dir->i_ino, pos);
 	return -EIO;
 }
 
@@ -158,4 +158,5 @@ const struct file_operations cramfs_xip_dir_fops = {
 	.llseek		= generic_file_llseek,
 	.read		= generic_read_dir,
 	.iterate_shared	= cramfs_xip_readdir,
+	.setlease	= generic_setlease,
 };

@@ -76,7 +76,7 @@ struct inode *cramfs_xip_iget(struct super_block *sb, const struct cramfs_xip_di
 	inode = iget_locked(sb, ino);
 	if (!inode)
 		return ERR_PTR(-ENOMEM);
-	if (!(inode->i_state & I_NEW))
+	if (!cramfs_xip_compat_inode_new(inode))
 		return inode;
 
 	err = cramfs_xip_check_inode(sb, d, ino);

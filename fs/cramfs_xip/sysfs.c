@@ -389,7 +389,8 @@ bool cramfs_xip_profile_mmap(struct file *file, struct vm_area_struct *vma)
  * them). First line "page-size N", then a line per file.
  */
 static ssize_t xip_profile_read(struct file *filp, struct kobject *kobj,
-				struct bin_attribute *attr, char *out, loff_t off, size_t count)
+				CRAMFS_XIP_COMPAT_BIN_ATTR_CONST struct bin_attribute *attr,
+				char *out, loff_t off, size_t count)
 {
 	struct cramfs_xip_sysfs *s = container_of(kobj, struct cramfs_xip_sysfs, kobj);
 	struct cramfs_xip_profile *p;

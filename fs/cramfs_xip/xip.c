@@ -18,7 +18,6 @@
 #include <linux/fs.h>
 #include <linux/mm.h>
 #include <linux/module.h>
-#include <linux/pfn_t.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include "internal.h"
@@ -206,8 +205,8 @@ static int cramfs_xip_strict(struct file *file, pgoff_t index)
 
 static int cramfs_xip_insert(struct vm_area_struct *vma, unsigned long i, phys_addr_t phys)
 {
-	vm_fault_t vmf = vmf_insert_mixed(vma, vma->vm_start + (i << PAGE_SHIFT),
-					  phys_to_pfn_t(phys, PFN_DEV));
+	vm_fault_t vmf = cramfs_xip_compat_insert_mixed(vma, vma->vm_start + (i << PAGE_SHIFT),
+							phys);
 
 	return vmf & VM_FAULT_ERROR ? vm_fault_to_errno(vmf, 0) : 0;
 }
@@ -439,6 +438,7 @@ const struct file_operations cramfs_xip_file_fops = {
 	.read_iter		= generic_file_read_iter,
 	.splice_read		= cramfs_xip_compat_splice_read,
 	.mmap			= cramfs_xip_mmap,
+	.setlease		= generic_setlease,
 #ifndef CONFIG_MMU
 	.get_unmapped_area	= cramfs_xip_get_unmapped_area,
 	.mmap_capabilities	= cramfs_xip_mmap_capabilities,

@@ -25,6 +25,8 @@
  *   xiptest split FILE SECONDS    map FILE privately, unmap its first half of
  *                                 pages, fork, and hold the rest in both
  *                                 processes for SECONDS
+ *   xiptest lease FILE            take a read lease on FILE (F_SETLEASE, as
+ *                                 Samba and NFS servers do) and give it back
  *
  * Exit status 0 when the check holds; the reason is printed otherwise.
  */
@@ -466,6 +468,22 @@ static int split(const char *path, const char *seconds)
 	return 0;
 }
 
+static int lease(const char *path)
+{
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0)
+		return fail(path);
+	if (fcntl(fd, F_SETLEASE, F_RDLCK))
+		return fail("F_SETLEASE F_RDLCK");
+	if (fcntl(fd, F_GETLEASE) != F_RDLCK)
+		return fail("F_GETLEASE after F_RDLCK");
+	if (fcntl(fd, F_SETLEASE, F_UNLCK))
+		return fail("F_SETLEASE F_UNLCK");
+	close(fd);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 4 && !strcmp(argv[1], "cmp"))
@@ -490,6 +508,8 @@ int main(int argc, char **argv)
 		return hold(argv[2], argv[3]);
 	if (argc == 4 && !strcmp(argv[1], "split"))
 		return split(argv[2], argv[3]);
-	fprintf(stderr, "usage: xiptest cmp|cow|fork|mremap|maps|sharedwrite|touch|bigmap|seekdir|hold|split FILE [REF]\n");
+	if (argc == 3 && !strcmp(argv[1], "lease"))
+		return lease(argv[2]);
+	fprintf(stderr, "usage: xiptest cmp|cow|fork|mremap|maps|sharedwrite|touch|bigmap|seekdir|hold|split|lease FILE [REF]\n");
 	return 2;
 }

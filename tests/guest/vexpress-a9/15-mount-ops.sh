@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# checks: 53
+# checks: 54
 # What users and init systems do to a mounted filesystem: remount (ro, the
 # same options again, a changed option, rw), bind, move, lazy unmount with
 # open files and live mappings; on an MTD mount and a physaddr= mount.
@@ -96,4 +96,6 @@ mark
 check "readdir after lseek() into the middle of an entry lists the rest" \
 	xiptest seekdir /mnt/data
 check "readdir after a bad lseek(): no corruption reported" no_klog "bad entry"
+# File servers (Samba, knfsd) take leases; from 7.0 a filesystem must ask for them.
+check "a read lease on a file (F_SETLEASE)" xiptest lease /mnt/data/compressed.txt
 umount /mnt
