@@ -4,6 +4,7 @@
 #
 #   make [KDIR=<kernel build dir>] [ARCH=arm CROSS_COMPILE=arm-linux-gnueabi-]
 #   make tools | install | check | demo | bench | badimages | fuzz | clean
+#   make check-all                         (check, and the 6.12 boot tests)
 #   make check-debug | badimages-debug     (under the debug kernel)
 
 KDIR ?= /lib/modules/$(shell uname -r)/build
@@ -25,7 +26,7 @@ endif
 
 TOOLS := scripts/mkcramfs scripts/cramfsck
 
-.PHONY: all modules tools install modules_install tools_install check check-debug demo bench badimages badimages-debug fuzz clean
+.PHONY: all modules tools install modules_install tools_install check check-all check-debug demo bench badimages badimages-debug fuzz clean
 
 all: modules
 
@@ -57,17 +58,24 @@ check:
 	scripts/setup-host.sh
 	tests/run-all.sh
 
+# make check, and the boot tests on 6.12 too (Debian 12's other kernel).
+check-all:
+	scripts/setup-host.sh
+	CHECK_ALL=1 tests/run-all.sh
+
 # The vexpress-a9 guest tests again under KASAN, kmemleak and lockdep: not
 # part of check (a kernel build of its own, and several times slower).
 check-debug:
 	scripts/setup-host.sh
 	SUITES=vexpress-a9-debug tests/run-all.sh
 
-# make demo BOARD=mps2-an385: the tiny system (XIP kernel, root from flash).
+# make demo BOARD=mps2-an385: the tiny system (XIP kernel, root from flash);
+# KVER=7.3: that kernel version (6.1 unless given).
 BOARD ?= vexpress-a9
+KVER ?=
 demo:
 	scripts/setup-host.sh
-	BOARD=$(BOARD) tests/demo.sh
+	BOARD=$(BOARD) KVER=$(KVER) tests/demo.sh
 
 # The large bad-image run (BADIMAGES images from number BADIMAGES_FROM, default
 # 10000 from 0): not part of check.

@@ -16,6 +16,10 @@ boarddir=$CRAMFS_XIP_TOP/tests/boards/$board
 [ -f "$boarddir/board.env" ] || die "unknown board '$board'"
 . "$boarddir/board.env"
 fragments=("$boarddir/kernel.config")
+# A board's options that exist only in some kernel versions (SLOB before 6.4,
+# SLUB_TINY after it) are in kernel-VERSION.config beside kernel.config.
+[ ! -f "$boarddir/kernel-$kver.config" ] || fragments+=("$boarddir/kernel-$kver.config")
+nboard=${#fragments[@]}
 for f in "$@"; do
 	fragments+=("$(readlink -f "$f")")
 done
@@ -30,8 +34,7 @@ if [ -z "${CRAMFS_XIP_KERNEL_LOCKED:-}" ]; then
 	export CRAMFS_XIP_KERNEL_LOCKED=1
 fi
 
-tarball=/usr/src/linux-source-$kver.tar.xz
-[ -f "$tarball" ] || die "$tarball missing: run scripts/setup-host.sh"
+tarball=$(kernel_tarball "$kver") || die "linux-source-$kver missing: run scripts/setup-host.sh"
 
 # A kernel with more fragments than the board's own is made from the board's
 # kernel: a copy of that build, the fragments merged, and an incremental make,
@@ -75,9 +78,9 @@ if [ -f "$out/.cramfs-xip-built" ]; then
 	echo "$out"
 	exit 0
 fi
-if [ ${#fragments[@]} -gt 1 ]; then
+if [ ${#fragments[@]} -gt "$nboard" ]; then
 	base=$("$0" "$board" "$kver")
-	log "building $board kernel $kver with ${fragments[*]:1}, from $base"
+	log "building $board kernel $kver with ${fragments[*]:$nboard}, from $base"
 	rm -rf "$out"
 	cp -a "$base" "$out"
 	rm -f "$out/.cramfs-xip-built"

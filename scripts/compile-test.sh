@@ -4,17 +4,42 @@
 # Compile-test the module against a kernel source tree the way a user would:
 # configure it for the vexpress-a9 board (vexpress_defconfig plus the board's
 # fragment: MTD, modules), make modules_prepare, build cramfs_xip.ko, and fail
-# on any compiler warning. For kernel trees that are not in Debian (4.19,
-# 5.10, 5.15: see README.md); modpost may warn that symbols are unresolved in
-# a tree with no vmlinux, which is expected and not counted (KBUILD_MODPOST_WARN:
-# from 6.x on, modpost makes them errors otherwise). Further config
-# fragments are merged last (tests/boards/vexpress-a9/nomtd.config: a kernel
-# without MTD).
+# on any compiler warning. modpost may warn that symbols are unresolved in a
+# tree with no vmlinux, which is expected and not counted (KBUILD_MODPOST_WARN:
+# from 6.x on, modpost makes them errors otherwise). Further config fragments
+# are merged last (tests/boards/vexpress-a9/nomtd.config: a kernel without MTD).
 #   scripts/compile-test.sh KERNEL_SRC BUILD_DIR [FRAGMENT...]
+#   scripts/compile-test.sh VERSION BUILD_DIR [FRAGMENT...]
+# KERNEL_SRC: a kernel source tree (4.19, 5.10, 5.15, 6.18, 7.1: public
+# snapshots, see README.md). VERSION: a Debian linux-source package (6.1,
+# 6.12, 7.2, 7.3), fetched by scripts/setup-host.sh if it is not here yet
+# and unpacked beside BUILD_DIR (BUILD_DIR.src).
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
-src=$(readlink -f "${1:?usage: compile-test.sh KERNEL_SRC BUILD_DIR}")
-out=$(readlink -m "${2:?usage: compile-test.sh KERNEL_SRC BUILD_DIR}")
+usage="usage: compile-test.sh KERNEL_SRC|VERSION BUILD_DIR [FRAGMENT...]"
+out=$(readlink -m "${2:?$usage}")
+if [ ! -d "${1:?$usage}" ] && [[ $1 =~ ^[0-9]+\.[0-9]+$ ]]; then
+	kver=$1
+	# The suite of each Debian kernel source bookworm lacks.
+	case $kver in
+	7.2) suite=sid ;;
+	7.3) suite=trixie-backports ;;
+	*) suite= ;;
+	esac
+	if ! kernel_tarball "$kver" > /dev/null; then
+		[ -n "$suite" ] || die "linux-source-$kver: not installed and no suite known for it"
+		EXTRA_KERNELS="$kver $suite" "$CRAMFS_XIP_TOP/scripts/setup-host.sh"
+	fi
+	src=$out.src
+	if [ ! -f "$src/.extracted" ]; then
+		rm -rf "$src"
+		mkdir -p "$src"
+		tar -xJf "$(kernel_tarball "$kver")" -C "$src" --strip-components=1
+		touch "$src/.extracted"
+	fi
+else
+	src=$(readlink -f "$1")
+fi
 shift 2
 fragments=()
 for f in "$@"; do

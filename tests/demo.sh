@@ -7,8 +7,9 @@
 # the kernel executing in place from flash, the root image in flash, in
 # mem=768K; shows where each piece runs from and MemTotal/MemFree.
 set -euo pipefail
+# KVER=7.3: the kernel version (6.1 unless given).
 case ${BOARD:-vexpress-a9} in
-vexpress-a9) exec "$(dirname "$0")/guest-vexpress-a9-root.sh" --demo "$@" ;;
-mps2-an385) exec "$(dirname "$0")/guest-mps2-an385-tiny.sh" --demo ;;
+vexpress-a9) exec "$(dirname "$0")/guest-vexpress-a9-root.sh" --demo ${KVER:+"$KVER"} ;;
+mps2-an385) exec "$(dirname "$0")/guest-mps2-an385-tiny.sh" --demo ${KVER:+"$KVER"} ;;
 *) echo "demo: unknown BOARD '$BOARD' (vexpress-a9 or mps2-an385)" >&2; exit 2 ;;
 esac

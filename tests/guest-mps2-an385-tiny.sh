@@ -2,26 +2,28 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The tiny system on mps2-an385 (Cortex-M3, no MMU): the kernel executes in
-# place from flash (CONFIG_XIP_KERNEL, Debian's 6.1 source and
-# tests/boards/mps2-an385-tiny/kernel.config, no patches), the root filesystem
-# is a cramfs_xip image in that flash, init and the XIP program run in place.
-#   tests/guest-mps2-an385-tiny.sh           make check: boots at mem=768K with
-#                                            root=mtd:fs_partition, and by
-#                                            rootflags=physaddr= on a kernel
-#                                            without MTD; PASS/FAIL lines
-#   tests/guest-mps2-an385-tiny.sh --demo    make demo BOARD=mps2-an385
-#   tests/guest-mps2-an385-tiny.sh --bench   make bench: the least mem= of four
-#                                            systems, and where the RAM goes
-# Everything it makes, and each boot's console log, is under
-# build-tests/mps2-an385-tiny-6.1/.
+# place from flash (CONFIG_XIP_KERNEL, Debian's linux-source and
+# tests/boards/mps2-an385-tiny/kernel.config with its kernel-VERSION.config,
+# no patches), the root filesystem is a cramfs_xip image in that flash, init
+# and the XIP program run in place.
+#   tests/guest-mps2-an385-tiny.sh [VERSION]          make check: boots at
+#                                        mem=768K with root=mtd:fs_partition,
+#                                        and by rootflags=physaddr= on a kernel
+#                                        without MTD; PASS/FAIL lines
+#   tests/guest-mps2-an385-tiny.sh --demo [VERSION]   make demo BOARD=mps2-an385
+#   tests/guest-mps2-an385-tiny.sh --bench [VERSION]  make bench: the least mem=
+#                                        of four systems, and where the RAM goes
+# VERSION: the kernel (6.1 unless given). Everything it makes, and each
+# boot's console log, is under build-tests/mps2-an385-tiny-VERSION/.
 set -euo pipefail
 . "$(dirname "$0")/../scripts/common.sh"
 . "$CRAMFS_XIP_TOP/tests/lib/guest-wait.sh"
 . "$CRAMFS_XIP_TOP/tests/lib/nommu-build.sh"
 
-mode=${1:-check}
+mode=check
+case ${1:-} in --demo | --bench) mode=$1; shift ;; esac
 board=mps2-an385-tiny
-kver=$KVER_DEFAULT
+kver=${1:-$KVER_DEFAULT}
 top=$CRAMFS_XIP_TOP
 work=$top/build-tests/$board-$kver
 bdir=$top/tests/boards/$board
@@ -137,6 +139,7 @@ check)
 	c=$(tr -d '\r' < "$work/console-demo.log")
 	cat <<EOF
 === The tiny system: mps2-an385 (Cortex-M3, no MMU), $mem of RAM
+$(grep -o 'Linux version .*' <<< "$c" | head -n 1)
 Flash (ssram1 at 0): boot shim 0x0, device tree $DTB_PHYS, kernel (xipImage,
 $(stat -c %s "$kb/$KERNEL_IMAGE") bytes) $KERNEL_PHYS, root image (cramfs_xip, $(stat -c %s "$work/root-xip.img") bytes) $FLASH_PHYS.
 Kernel command line: $(sed -n 's/^TINY cmdline //p' <<< "$c")
@@ -202,6 +205,6 @@ EOF
 	/usr/bin/python3 "$top/tests/lib/tiny-ram.py" "$kb" | sed 's/^/BENCH tiny-ram /'
 	;;
 *)
-	die "usage: $0 [--demo|--bench]"
+	die "usage: $0 [--demo|--bench] [VERSION]"
 	;;
 esac
