@@ -51,6 +51,9 @@ static struct {
 	const char *name;
 	const char *image;	/* -i */
 	int pad, holes, verbose, xip;
+	int ext;		/* -x: extended block pointers, without -X */
+	int squash;		/* -q: every entry root's */
+	int errors;		/* -E: warnings make the exit status 8 */
 	uint32_t xip_align;	/* 0: the block size */
 	int level;
 	const char *rules;
@@ -280,6 +283,8 @@ static uint32_t truncate_id(struct truncated *t, const struct entry *e, uint32_t
 
 static void set_owner(struct entry *e, uint32_t uid, uint32_t gid)
 {
+	if (opt.squash)
+		uid = gid = 0;
 	e->uid = truncate_id(&wide_uids, e, uid);
 	e->gid = truncate_id(&wide_gids, e, gid);
 }
@@ -589,7 +594,7 @@ static int parse_pages(struct profiled *f, const char *spec)
 }
 
 /*
- * The profile, as the kernel writes it (/sys/fs/cramfs_xip/<mount>/xip_profile):
+ * The profile, as xip-profile(8) writes it (scripts/xip-profile.c):
  * "page-size N", then "PATH PAGES" lines, PATH from the image's root with
  * spaces and the like as \\ooo, PAGES "all" or ranges "0-12,15". '#' starts
  * a comment line.
@@ -640,12 +645,13 @@ static void load_profile(const char *file)
 
 /*
  * @e's entries in the profile, marked as found; with @mark, its blocks
- * they list (pages past its end are counted).
+ * they list (pages past its end are counted). True if one says "all".
  */
-static void mark_profiled(struct entry *e, uint32_t n, int mark, uint64_t *past_end)
+static int mark_profiled(struct entry *e, uint32_t n, int mark, uint64_t *past_end)
 {
 	size_t i, r;
 	uint64_t b;
+	int all = 0;
 
 	for (i = 0; i < nprofile; i++) {
 		struct profiled *f = &profile[i];
@@ -653,8 +659,10 @@ static void mark_profiled(struct entry *e, uint32_t n, int mark, uint64_t *past_
 		if (strcmp(f->path, e->ipath))
 			continue;
 		f->used = 1;
-		if (mark && !f->ranges)
+		if (mark && !f->ranges) {
 			memset(e->xip, 1, n);
+			all = 1;
+		}
 		for (r = 0; mark && r < f->nranges; r++) {
 			uint64_t first = f->ranges[2 * r], last = f->ranges[2 * r + 1];
 
@@ -664,6 +672,7 @@ static void mark_profiled(struct entry *e, uint32_t n, int mark, uint64_t *past_
 				*past_end += last - (first > n ? first : n) + 1;
 		}
 	}
+	return all;
 }
 
 /* The last matching rule wins: 1 = whole file XIP, 0 = never, -1 = no rule. */
@@ -689,11 +698,12 @@ static uint64_t elf_word(const uint8_t *p, int size, int big)
 }
 
 /*
- * Mark the blocks of every read-only PT_LOAD segment. Only the ELF header
- * and the program headers are read, not the file. An ELF file without
- * program headers (a relocatable object, a kernel module) has no segment.
+ * Mark in @out the blocks of every read-only PT_LOAD segment (with @exec,
+ * of every executable one). Only the ELF header and the program headers are
+ * read, not the file. An ELF file without program headers (a relocatable
+ * object, a kernel module) has no segment.
  */
-static void mark_elf_segments(struct entry *e)
+static void mark_elf_segments(struct entry *e, uint8_t *out, int exec)
 {
 	uint8_t hdr[64], *d;
 	int is64, big, i;
@@ -729,19 +739,38 @@ static void mark_elf_segments(struct entry *e)
 		uint64_t filesz = elf_word(ph + (is64 ? 32 : 16), is64 ? 8 : 4, big);
 		uint64_t b;
 
-		if (type != 1 /* PT_LOAD */ || (flags & 2 /* PF_W */) || !filesz)
+		if (type != 1 /* PT_LOAD */ || !filesz ||
+		    (exec ? !(flags & 1 /* PF_X */) : flags & 2 /* PF_W */))
 			continue;
 		if (off > e->size || filesz > e->size - off) {
 			warn("%s: ELF segment %d lies outside the file: not XIP", e->ipath, i);
 			continue;
 		}
 		for (b = off / opt.blksize; b <= (off + filesz - 1) / opt.blksize; b++)
-			e->xip[b] = 1;
+			out[b] = 1;
 	}
 	free(d);
 }
 
-static uint64_t profile_past_end;
+static uint64_t profile_past_end, profile_not_code;
+
+/*
+ * A profile lists the pages a workload had in the page cache, code or not:
+ * of a file's listed pages ("all" aside) only those of its executable ELF
+ * segments are kept; the others (a data file, data pages) are counted.
+ */
+static void profile_code_only(struct entry *e, uint32_t n)
+{
+	uint8_t *code = xzalloc(n);
+	uint32_t i;
+
+	mark_elf_segments(e, code, 1);
+	for (i = 0; i < n; i++) {
+		profile_not_code += e->xip[i] && !code[i];
+		e->xip[i] &= code[i];
+	}
+	free(code);
+}
 
 static void choose_xip(struct entry *e)
 {
@@ -752,12 +781,13 @@ static void choose_xip(struct entry *e)
 		return;
 	e->xip = xzalloc(n);
 	rule = rule_for(e->ipath);
-	if (opt.profile)
-		mark_profiled(e, n, rule < 0 && !(e->mode & S_ISVTX), &profile_past_end);
+	if (opt.profile && !mark_profiled(e, n, rule < 0 && !(e->mode & S_ISVTX),
+					  &profile_past_end))
+		profile_code_only(e, n);
 	if (rule == 1 || (rule < 0 && (e->mode & S_ISVTX)))
 		memset(e->xip, 1, n);
 	else if (rule < 0 && !opt.profile)
-		mark_elf_segments(e);
+		mark_elf_segments(e, e->xip, 0);
 	for (i = 0; i < n; i++)
 		e->nxip += e->xip[i];
 	if (!e->nxip) {
@@ -971,8 +1001,8 @@ static uint32_t write_file(struct entry *e, const uint8_t *data, uint32_t off)
 			zlen = 0;
 		else if (compress2(zbuf, &zlen, src, in, opt.level) != Z_OK)
 			die("%s: zlib failed", e->ipath);
-		/* In an XIP image, a block zlib cannot shrink is cheaper stored plain. */
-		if (opt.xip && zlen >= in) {
+		/* With flagged pointers, a block zlib cannot shrink is cheaper stored plain. */
+		if ((opt.xip || opt.ext) && zlen >= in) {
 			plain = 1;
 			zlen = in;
 			stats.plain_blocks++;
@@ -1001,8 +1031,8 @@ static uint32_t write_file(struct entry *e, const uint8_t *data, uint32_t off)
 		cur += zlen;
 		stats.zlib_bytes += zlen;
 		/* With flags in the top two bits, an end pointer reaches 1 GiB. */
-		if (opt.xip && cur >= CRAMFS_XIP_BLK_FLAG_DIRECT_PTR)
-			die("image too large for -X: data of %s would end at %u, beyond the 1 GiB a block pointer with flags can reach",
+		if ((opt.xip || opt.ext) && cur >= CRAMFS_XIP_BLK_FLAG_DIRECT_PTR)
+			die("image too large for -X or -x: data of %s would end at %u, beyond the 1 GiB a block pointer with flags can reach",
 			    e->ipath, cur);
 		if (!after_xip)
 			put32(off + 4 * i, cur | (plain ? CRAMFS_XIP_BLK_FLAG_UNCOMPRESSED : 0));
@@ -1117,20 +1147,26 @@ static void usage_exit(int status)
 		"                 (default 4096)\n"
 		" -e edition      edition number to put in the superblock\n"
 		" -N big|little|host  byte order of the image (default host)\n"
+		" -B, -L          big-endian, little-endian image (cramfs-tools' -N)\n"
 		" -i file         insert a file image into the filesystem\n"
 		" -n name         name of the filesystem (default \"Compressed\")\n"
 		" -p              pad by 512 bytes for a boot block\n"
 		" -s              sort directory entries (always done; kept for compatibility)\n"
 		" -z              store all-zero blocks as holes\n"
+		" -x              extended block pointers without -X: blocks zlib cannot\n"
+		"                 shrink stored plain (needs Linux 4.15)\n"
 		" -X              execute in place: store read-only ELF segments plain and\n"
-		"                 block-aligned (works with and without an MMU)\n"
+		"                 block-aligned (works with and without an MMU; -X -X, as\n"
+		"                 cramfs-tools' page-aligned form, is the same)\n"
 		" -A align        with -X: align XIP runs to 'align' bytes instead of a block;\n"
 		"                 a tighter layout only no-MMU kernels can map in place\n"
 		" -R rulesfile    with -X: 'xip GLOB' / 'noxip GLOB' lines choose whole files\n"
-		" --xip-profile FILE  -X for exactly the pages FILE lists (cramfs_xip's\n"
-		"                 /sys/fs/cramfs_xip/<mount>/xip_profile), not ELF segments\n"
+		" --xip-profile FILE  -X for the pages of code FILE lists (what xip-profile\n"
+		"                 printed on the target), not whole ELF segments\n"
 		" -D devtable     device and ownership table (makedevs format)\n"
+		" -q              every entry owned by root (the device table still sets owners)\n"
 		" -Z level        zlib level, 1-9 (default 9; util-linux mkfs.cramfs uses 6)\n"
+		" -E              warnings are errors: exit status 8 (the image is written)\n"
 		" -v              verbose: list every entry\n"
 		" -h, --help      this help\n"
 		" -V, --version   the version\n"
@@ -1232,7 +1268,8 @@ int main(int argc, char **argv)
 	int c;
 
 	opt.big = cramfs_xip_get32("\x12\x34\x56\x78", 1) == *(uint32_t *)"\x12\x34\x56\x78";
-	while ((c = getopt_long(argc, argv, "b:e:N:i:n:pszXA:R:D:Z:vhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "b:e:N:BLi:n:pszxXA:R:D:qZ:EvhV", longopts,
+				NULL)) != -1) {
 		switch (c) {
 		case 'b':
 			opt.blksize = pow2_opt(c, optarg, 4096, 65536);
@@ -1248,6 +1285,21 @@ int main(int argc, char **argv)
 			else if (strcmp(optarg, "host"))
 				usage_error("-N takes big, little or host, not '%s'", optarg);
 			break;
+		case 'B':	/* cramfs-tools' byte order options */
+			opt.big = 1;
+			break;
+		case 'L':
+			opt.big = 0;
+			break;
+		case 'x':
+			opt.ext = 1;
+			break;
+		case 'q':
+			opt.squash = 1;
+			break;
+		case 'E':
+			opt.errors = 1;
+			break;
 		case 'i':
 			opt.image = optarg;
 			break;
@@ -1262,7 +1314,7 @@ int main(int argc, char **argv)
 		case 'z':
 			opt.holes = 1;
 			break;
-		case 'X':
+		case 'X':	/* cramfs-tools' -X -X (page-aligned, for an MMU) is -X */
 			opt.xip = 1;
 			break;
 		case 'A':
@@ -1296,7 +1348,7 @@ int main(int argc, char **argv)
 	if (argc - optind != 2)
 		usage_exit(EXIT_USAGE);
 	if ((opt.rules || opt.xip_align) && !opt.xip)
-		die("-R and -A only mean something with -X");
+		usage_error("-R and -A only mean something with -X");
 	if (opt.xip_align > opt.blksize)
 		die("-A cannot exceed the block size");
 	/* XIP blocks are mapped by the page: the block size is the target's page size. */
@@ -1334,6 +1386,7 @@ int main(int argc, char **argv)
 		if (profile_past_end)
 			warn("%s: %llu profiled pages lie past the end of their file (changed since?)",
 			     opt.profile, (unsigned long long)profile_past_end);
+
 	}
 
 	reserve_image();
@@ -1388,10 +1441,13 @@ int main(int argc, char **argv)
 	printf("mkcramfs: %llu bytes (%llu pages) stored for XIP in %zu files\n",
 	       (unsigned long long)stats.xip_pages * opt.blksize,
 	       (unsigned long long)stats.xip_pages, n_xip_files);
-	if (opt.xip)
+	if (opt.profile)
+		printf("mkcramfs: %llu profiled pages outside executable ELF segments, compressed\n",
+		       (unsigned long long)profile_not_code);
+	if (opt.xip || opt.ext)
 		printf("mkcramfs: %llu blocks zlib could not shrink, stored plain\n",
 		       (unsigned long long)stats.plain_blocks);
 	printf("mkcramfs: %llu bytes of alignment padding\n", (unsigned long long)stats.padding);
 	printf("mkcramfs: image %u bytes%s\n", off, stats.warnings ? " (with warnings)" : "");
-	return 0;
+	return opt.errors && stats.warnings ? EXIT_ERROR : 0;
 }

@@ -27,7 +27,7 @@ fi
 check "source that is not a directory: error" status_and_says 8 "not a directory" \
 	"$MKCRAMFS" "$d/ok/file" "$d/o.img"
 check "unknown option: usage, exit 16" status_and_says 16 "usage" "$MKCRAMFS" -Q "$d/ok" "$d/o.img"
-check "-R without -X: error" status_and_says 8 "only mean something with -X" \
+check "-R without -X: a usage error (16)" status_and_says 16 "only mean something with -X" \
 	"$MKCRAMFS" -R /dev/null "$d/ok" "$d/o.img"
 
 "$MKCRAMFS" "$d/ok" "$d/good.img" > /dev/null

@@ -1,16 +1,22 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# mkcramfs --xip-profile: exactly the pages a profile lists are stored in
-# place, everything else compressed; the profile's syntax and its mistakes.
+# mkcramfs --xip-profile: exactly the pages of code a profile lists are
+# stored in place, everything else compressed (a listed page outside an
+# executable ELF segment too); the profile's syntax and its mistakes.
 # (The round trip through a guest: tests/guest-profile.sh.)
 # checks: 28
 . "$(dirname "$0")/lib.sh"
 d=$WORK/profile
 rm -rf "$d"
 mkdir -p "$d/tree/bin" "$d/tree/a b"
+# bin/prog: an ELF file whose one segment, executable, is the whole file.
 python3 -c "
-import random; r = random.Random(7)
-open('$d/tree/bin/prog', 'wb').write(r.randbytes(10 * 4096 + 5))
+import random, struct; r = random.Random(7)
+size = 10 * 4096 + 5
+eh = b'\\x7fELF' + bytes([1, 1, 1]) + bytes(9) + struct.pack('<HHIIIIIHHHHHH', 2, 40, 1, 0, 52, 0, 0, 52, 32, 1, 40, 0, 0)
+ph = struct.pack('<8I', 1, 0, 0x10000, 0x10000, size, size, 5, 4096)
+body = eh + ph
+open('$d/tree/bin/prog', 'wb').write(body + r.randbytes(size - len(body)))
 open('$d/tree/a b/x', 'wb').write(r.randbytes(3 * 4096))
 open('$d/tree/bin/text', 'wb').write(b'compressible ' * 3000)"
 cat > "$d/profile" <<'P'
@@ -19,7 +25,7 @@ page-size 4096
 /bin/prog 0-2,5,10
 /a\040b/x all
 P
-pages() { "$CRAMFSCK" --layout "$1" > "$d/layout" && python3 "$TOP/tests/lib/profile-pages.py" "$2" "$d/layout"; }
+pages() { "$CRAMFSCK" --layout "$1" > "$d/layout" && python3 "$TOP/tests/lib/profile-pages.py" "$2" "$d/layout" "${3:-$d/tree}"; }
 
 check "mkcramfs --xip-profile: exit 0" "$MKCRAMFS" --xip-profile "$d/profile" "$d/tree" "$d/img"
 check "the image is clean" "$CRAMFSCK" "$d/img"
@@ -44,7 +50,7 @@ if [ -f "$bb" ]; then
 	printf 'page-size 4096\n/bin/busybox 0-3,40-41\n' > "$d/bbprofile"
 	"$MKCRAMFS" --xip-profile "$d/bbprofile" "$d/bb" "$d/bbimg" > /dev/null
 	check "BusyBox: only the profiled pages of its text in place, not its ELF segments" \
-		pages "$d/bbimg" "$d/bbprofile"
+		pages "$d/bbimg" "$d/bbprofile" "$d/bb"
 else
 	skip "BusyBox: armhf BusyBox not unpacked (scripts/setup-host.sh)"
 fi
@@ -98,9 +104,11 @@ printf 'page-size 4096\n/bin/a 0-1\n/bin/b 2\n/bin/c 5\n' > "$d/lprofile"
 check "names of one content with different pages: stored once, with the pages of all" bash -c \
 	"test \$(grep -c ' xip at ' '$d/lnlayout') -ge 12 &&
 	 test \$(stat -c %s '$d/lnimg') -lt \$((2 * \$(stat -c %s '$d/tree/bin/prog')))"
-printf 'page-size 4096\n/bin/text 0\n' > "$d/none"
-check "a profile naming no ELF: the profiled page in place all the same" \
-	bash -c "'$MKCRAMFS' --xip-profile '$d/none' '$d/tree' '$d/nimg' > /dev/null && '$CRAMFSCK' --layout '$d/nimg' | grep -q '/bin/text block 0: xip at'"
+printf 'page-size 4096\n/bin/prog 0\n/bin/text 0\n' > "$d/none"
+check "a listed page of a file that is not ELF holds no code: compressed, and counted" \
+	bash -c "'$MKCRAMFS' --xip-profile '$d/none' '$d/tree' '$d/nimg' > '$d/nout' &&
+		 ! '$CRAMFSCK' --layout '$d/nimg' | grep -q '/bin/text block 0: xip at' &&
+		 grep -q '^mkcramfs: 1 profiled pages outside executable ELF segments' '$d/nout'"
 printf 'page-size 4096\n' > "$d/empty"
 check "an empty profile: the standard image, with a warning" \
 	status_and_says 0 "no page in the profile, rule or sticky file to execute in place" \
