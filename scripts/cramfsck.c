@@ -16,6 +16,7 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 #include "image.h"
 
@@ -51,6 +52,58 @@ static void mode_string(uint32_t mode, char *s)
 	s[10] = 0;
 }
 
+/*
+ * What the check of one block table found, by its offset and size: entries
+ * that share their data (mkcramfs stores identical files once, and a crafted
+ * image can point 100,000 entries at one 16 MiB table) are checked once.
+ */
+struct table {
+	uint32_t offset, size;	/* offset 0: an empty slot */
+	unsigned long kinds[5], unaligned;
+	int bad;
+};
+
+static struct {
+	struct table *slot;
+	size_t cap, used;
+} tables;
+
+/* @d's table: the one found, or an empty slot for it; NULL without memory. */
+static struct table *table_slot(const struct cramfs_xip_dinode *d)
+{
+	size_t i;
+
+	if (tables.used * 2 >= tables.cap) {
+		struct table *old = tables.slot;
+		size_t cap = tables.cap, n = tables.cap ? 2 * tables.cap : 1024;
+
+		tables.slot = calloc(n, sizeof(*tables.slot));
+		if (!tables.slot) {
+			tables.slot = old;
+			return NULL;
+		}
+		tables.cap = n;
+		tables.used = 0;
+		for (i = 0; i < cap; i++)
+			if (old[i].offset)
+				*table_slot(&(struct cramfs_xip_dinode){ .offset = old[i].offset,
+									.size = old[i].size }) = old[i];
+		free(old);
+	}
+	for (i = (d->offset * 2654435761u ^ d->size) & (tables.cap - 1);
+	     tables.slot[i].offset && (tables.slot[i].offset != d->offset ||
+				       tables.slot[i].size != d->size);
+	     i = (i + 1) & (tables.cap - 1))
+		;
+	if (!tables.slot[i].offset) {
+		tables.slot[i].offset = d->offset;
+		tables.slot[i].size = d->size;
+		tables.slot[i].bad = -1;	/* not checked yet */
+		tables.used++;
+	}
+	return &tables.slot[i];
+}
+
 static void count_block(struct cimg *img, const struct cimg_entry *e, uint32_t index,
 			const struct cimg_block *b, void *ctx)
 {
@@ -58,8 +111,10 @@ static void count_block(struct cimg *img, const struct cimg_entry *e, uint32_t i
 
 	kinds[b->kind]++;
 	stats.blocks[b->kind]++;
-	if (b->kind == CIMG_DIRECT_PLAIN && b->start % img->blksize)
+	if (b->kind == CIMG_DIRECT_PLAIN && b->start % img->blksize) {
 		stats.unaligned_xip++;
+		kinds[5]++;
+	}
 	if (opt.layout)
 		printf("  %s block %u: %s at %u, %u bytes\n", e->path, index,
 		       cimg_block_kind_name(b->kind), b->start, b->len);
@@ -68,16 +123,35 @@ static void count_block(struct cimg *img, const struct cimg_entry *e, uint32_t i
 static int visit(struct cimg *img, const struct cimg_entry *e, void *ctx)
 {
 	const struct cramfs_xip_dinode *d = &e->d;
-	unsigned long kinds[5] = { 0 };
-	int has_data = (S_ISREG(d->mode) || S_ISLNK(d->mode)) && d->size;
+	unsigned long kinds[6] = { 0 };
+	int has_data = (S_ISREG(d->mode) || S_ISLNK(d->mode)) && d->size, i, bad;
+	struct table *t = NULL;
 	char *link = NULL;
 	char mode[11];
 
 	(void)ctx;
 	stats.files++;
-	/* A bad block is reported there; the check goes on with the next entry. */
-	if (has_data)
-		cimg_check_data(img, e, count_block, kinds, &link);
+	/* A file whose table was checked with an earlier entry: its findings again. */
+	if (has_data && S_ISREG(d->mode) && !opt.layout)
+		t = table_slot(d);
+	if (t && t->bad >= 0) {
+		for (i = 0; i < 5; i++) {
+			kinds[i] = t->kinds[i];
+			stats.blocks[i] += t->kinds[i];
+		}
+		kinds[5] = t->unaligned;
+		stats.unaligned_xip += t->unaligned;
+		if (t->bad)
+			cimg_problem(img, "%s: its data, shared with an entry above, is bad", e->path);
+	} else if (has_data) {
+		/* A bad block is reported there; the check goes on with the next entry. */
+		bad = cimg_check_data(img, e, count_block, kinds, &link) != 0;
+		if (t) {
+			memcpy(t->kinds, kinds, sizeof(t->kinds));
+			t->unaligned = kinds[5];
+			t->bad = bad;
+		}
+	}
 	if (opt.list) {
 		mode_string(d->mode, mode);
 		printf("%s %5u %3u ", mode, d->uid, d->gid);
@@ -86,9 +160,11 @@ static int visit(struct cimg *img, const struct cimg_entry *e, void *ctx)
 		else
 			printf("%7u ", d->size);
 		if (has_data && S_ISREG(d->mode))
+			/* As the summary: direct plain blocks off a page boundary are plain. */
 			printf("[%lu zlib %lu plain %lu xip %lu hole] ",
 			       kinds[CIMG_COMPRESSED] + kinds[CIMG_DIRECT_COMPRESSED],
-			       kinds[CIMG_PLAIN], kinds[CIMG_DIRECT_PLAIN], kinds[CIMG_HOLE]);
+			       kinds[CIMG_PLAIN] + kinds[5], kinds[CIMG_DIRECT_PLAIN] - kinds[5],
+			       kinds[CIMG_HOLE]);
 		printf("%s", e->path);
 		if (link)
 			printf(" -> %s", link);
@@ -138,11 +214,65 @@ static void raise_fd_limit(void)
 	}
 }
 
+static int sum_sizes(struct cimg *img, const struct cimg_entry *e, void *ctx)
+{
+	(void)img;
+	if (S_ISREG(e->d.mode))
+		*(unsigned long long *)ctx += e->d.size;
+	return 0;
+}
+
+/*
+ * What the image's files claim, against the free space where they would
+ * go: entries can share data, so that a 16 MiB image can claim terabytes
+ * (100,000 names of one 16 MiB file). Such an image is refused before
+ * anything is written. 0, or 1 with a message.
+ */
+static int extract_fits(struct cimg *img, const char *image)
+{
+	unsigned long long claimed = 0, avail;
+	char *dir = strdup(opt.extract), *slash;
+	unsigned int errors;
+	struct statvfs vfs;
+	int ret = 0;
+
+	if (!dir)
+		return 0;
+	/* The target, or the directory it will be made in. */
+	while (statvfs(dir, &vfs)) {
+		slash = strrchr(dir, '/');
+		if (!slash || slash == dir) {
+			strcpy(dir, slash == dir ? "/" : ".");
+			if (statvfs(dir, &vfs))
+				goto out;
+			break;
+		}
+		*slash = 0;
+	}
+	/* Its problems are the extraction's to report. */
+	errors = img->errors;
+	img->quiet++;
+	cimg_walk(img, sum_sizes, &claimed);
+	img->quiet--;
+	img->errors = errors;
+	avail = (unsigned long long)vfs.f_bavail * vfs.f_frsize;
+	if (claimed > avail) {
+		fprintf(stderr, "cramfsck: %s: its files hold %llu bytes, more than the %llu free in %s: nothing extracted\n",
+			image, claimed, avail, dir);
+		ret = 1;
+	}
+out:
+	free(dir);
+	return ret;
+}
+
 static int extract(struct cimg *img, const char *image)
 {
 	struct stat st;
 	int ret;
 
+	if (extract_fits(img, image))
+		return EXIT_OPERATION;
 	raise_fd_limit();
 	ret = cimg_extract(img, AT_FDCWD, opt.extract, !geteuid());
 	if (!ret)
@@ -250,10 +380,16 @@ int main(int argc, char **argv)
 		cimg_problem(&img, "superblock counts %u files, the directories hold %lu", img.files,
 			     stats.files);
 	if (opt.verbose || opt.list)
-		printf("%lu entries; blocks: %lu zlib, %lu plain, %lu xip (%lu not page-aligned), %lu holes\n",
+		/*
+		 * Direct plain blocks: page-aligned ones are what mkcramfs -X
+		 * stored for XIP, which any kernel maps in place; the others
+		 * (-A, or a block zlib could not shrink stored after one) only
+		 * a kernel without an MMU.
+		 */
+		printf("%lu entries; blocks: %lu zlib, %lu plain, %lu xip, %lu direct plain not page-aligned, %lu holes\n",
 		       stats.files, stats.blocks[CIMG_COMPRESSED] + stats.blocks[CIMG_DIRECT_COMPRESSED],
-		       stats.blocks[CIMG_PLAIN], stats.blocks[CIMG_DIRECT_PLAIN], stats.unaligned_xip,
-		       stats.blocks[CIMG_HOLE]);
+		       stats.blocks[CIMG_PLAIN], stats.blocks[CIMG_DIRECT_PLAIN] - stats.unaligned_xip,
+		       stats.unaligned_xip, stats.blocks[CIMG_HOLE]);
 	if (img.errors) {
 		fprintf(stderr, "cramfsck: %s: %u errors%s\n", image, img.errors,
 			opt.extract ? ", nothing extracted" : "");

@@ -368,8 +368,13 @@ static int walk_grow(struct walk *w, int depth, size_t len)
 	return 0;
 }
 
-/* Check a directory's entries and make it the innermost one being walked. */
-static int walk_enter(struct cimg *img, struct walk *w, const struct cimg_entry *dir)
+/*
+ * Check a directory's entries and make it the innermost one being walked;
+ * its path is @plen bytes (known to the caller: measuring it here made a
+ * deep walk quadratic).
+ */
+static int walk_enter(struct cimg *img, struct walk *w, const struct cimg_entry *dir,
+		      size_t plen)
 {
 	struct frame *f;
 
@@ -383,7 +388,7 @@ static int walk_enter(struct cimg *img, struct walk *w, const struct cimg_entry 
 	f->base = dir->d.offset;
 	f->size = dir->d.size;
 	f->pos = 0;
-	f->plen = strlen(dir->path);
+	f->plen = plen;
 	f->depth = dir->depth;
 	return 0;
 }
@@ -397,7 +402,7 @@ static int walk_tree(struct cimg *img, struct walk *w, const struct cimg_entry *
 {
 	int top = 0, ret;
 
-	if (walk_enter(img, w, root))
+	if (walk_enter(img, w, root, 1))
 		return -1;
 	while (top >= 0) {
 		struct frame *f = &w->stack[top];
@@ -427,7 +432,7 @@ static int walk_tree(struct cimg *img, struct walk *w, const struct cimg_entry *
 		if (!ret)
 			ret = w->fn(img, &e, w->ctx);
 		if (!ret && S_ISDIR_MODE(e.d.mode) && e.d.size) {
-			ret = walk_enter(img, w, &e);
+			ret = walk_enter(img, w, &e, plen + sep + len);
 			top++;
 		}
 		if (ret)

@@ -8,6 +8,7 @@
    mkhostile.py sharedblocks N OUT    N files sharing one block table of 4,095
                                       compressed blocks (as hard links do)
    mkhostile.py deep N OUT            N nested directories of 252-byte names
+   mkhostile.py chain N OUT           N nested directories named "a" (millions: 16 bytes each)
 
 Each image NAME.img tries to make `cramfsck -x` create, write or chmod
 something outside its target: two entries of one name in every order of
@@ -197,7 +198,27 @@ def deep(n):
     return tree
 
 
+def chain(n):
+    """n directories each holding the next, named "a", built flat: entry i at 76 + 16 i."""
+    img = bytearray(SUPER + 16 * n)
+    for i in range(n):
+        off = SUPER + 16 * i
+        img[off:off + INODE] = inode(S_IFDIR | 0o755, 16 if i + 1 < n else 0, 4,
+                                     off + 16 if i + 1 < n else 0)
+        img[off + INODE:off + 16] = b"a\0\0\0"
+    img.extend(bytes(-len(img) % 4096))
+    struct.pack_into("<IIII16sIIII16s", img, 0, 0x28cd3d45, len(img), FLAG_V2 | FLAG_SORTED, 0,
+                     b"Compressed ROMFS", 0, 0, 0, n + 1, b"chain")
+    img[64:76] = inode(S_IFDIR | 0o755, 16, 0, SUPER)
+    struct.pack_into("<I", img, 32, zlib.crc32(bytes(img)))
+    return bytes(img)
+
+
 def main():
+    if len(sys.argv) == 4 and sys.argv[1] == "chain":
+        with open(sys.argv[3], "wb") as fh:
+            fh.write(chain(int(sys.argv[2])))
+        return
     makers = {"shared": shared_chain, "sharedblocks": shared_blocks, "deep": deep}
     if len(sys.argv) == 4 and sys.argv[1] in makers:
         with open(sys.argv[3], "wb") as fh:
