@@ -41,6 +41,7 @@ struct entry {
 	uint32_t nxip;
 	struct entry *child, *next;
 	struct entry *same;	/* identical data already written */
+	struct entry *next_seen;	/* in its bucket of written data */
 	uint32_t entry_off, data_off;
 };
 
@@ -199,14 +200,18 @@ static uint32_t align(uint32_t v, uint32_t a)
 }
 
 /* The first @len bytes of a file into @buf (which has room). */
+/*
+ * The @len bytes of @path, which the scan found @len long: a file that grew
+ * or shrank since is an error, not a prefix stored as if whole.
+ */
 static void read_into(const char *path, uint8_t *buf, size_t len)
 {
 	FILE *f = fopen(path, "rb");
 
 	if (!f)
 		die("%s: %s", path, strerror(errno));
-	if (len && fread(buf, 1, len, f) != len)
-		die("%s: short read (file changed while building?)", path);
+	if ((len && fread(buf, 1, len, f) != len) || fgetc(f) != EOF)
+		die("%s: changed while mkcramfs read it (it was %zu bytes)", path, len);
 	fclose(f);
 }
 
@@ -304,12 +309,26 @@ static void warn_truncated(const struct truncated *t)
 		     t->what);
 }
 
-static uint32_t encode_dev(const char *ipath, unsigned int maj, unsigned int min)
+/*
+ * The kernel decodes the 24-bit size field as an old 8:8 device number. One
+ * warning per device table line: @count is how many devices the line
+ * makes, @first says this is the line's first.
+ */
+static uint32_t encode_dev(const char *ipath, unsigned int maj, unsigned int min,
+			   unsigned int count, int first)
 {
-	/* The kernel decodes the 24-bit size field as an old 8:8 device number. */
-	if (maj > 255 || min > 255)
-		warn("%s: device %u:%u does not fit the format's 8-bit major and minor", ipath,
-		     maj, min);
+	static int warned;
+
+	if (first)
+		warned = 0;
+	if ((maj > 255 || min > 255) && !warned++) {
+		if (count > 1)
+			warn("%s: device %u:%u does not fit the format's 8-bit major and minor (one warning for the %u devices of its line)",
+			     ipath, maj, min, count);
+		else
+			warn("%s: device %u:%u does not fit the format's 8-bit major and minor",
+			     ipath, maj, min);
+	}
 	return (maj & 0xff) << 8 | (min & 0xff);
 }
 
@@ -319,7 +338,8 @@ static struct entry *new_entry(struct entry *parent, const char *name)
 	size_t len = strlen(name);
 
 	if (len > CRAMFS_XIP_MAXPATHLEN)
-		die("%s/%s: name of %zu bytes is longer than the format's %d", parent->ipath, name,
+		die("%s%s%s: name of %zu bytes is longer than the format's %d", parent->ipath,
+		    strcmp(parent->ipath, "/") ? "/" : "", name,
 		    len, CRAMFS_XIP_MAXPATHLEN);
 	e->name = strdup(name);
 	e->ipath = strcmp(parent->ipath, "/") ? xasprintf("%s/%s", parent->ipath, name) :
@@ -352,7 +372,7 @@ static void fill_from_stat(struct entry *e, const char *src, const struct stat *
 		memcpy(e->data, buf, n);
 		stats.links++;
 	} else if (S_ISCHR(st->st_mode) || S_ISBLK(st->st_mode)) {
-		e->size = encode_dev(e->ipath, major(st->st_rdev), minor(st->st_rdev));
+		e->size = encode_dev(e->ipath, major(st->st_rdev), minor(st->st_rdev), 1, 1);
 		stats.special++;
 	} else if (S_ISFIFO(st->st_mode) || S_ISSOCK(st->st_mode)) {
 		stats.special++;
@@ -500,6 +520,9 @@ static void apply_devtable(struct entry *root, const char *file)
 				e = lookup(dir, base, 0);
 				if (e && S_ISDIR(e->mode))
 					die("%s:%u: %s is a directory", file, lineno, path);
+				if (e && !S_ISCHR(e->mode) && !S_ISBLK(e->mode) && !S_ISFIFO(e->mode))
+					die("%s:%u: %s is a %s in the tree: a device line cannot replace it",
+					    file, lineno, path, S_ISLNK(e->mode) ? "symlink" : "file");
 				if (!e) {
 					e = new_entry(dir, base);
 					place_newest(dir);
@@ -507,7 +530,8 @@ static void apply_devtable(struct entry *root, const char *file)
 				}
 				e->mode = (type == 'c' ? S_IFCHR : type == 'b' ? S_IFBLK : S_IFIFO) |
 					  (mode & 07777);
-				e->size = type == 'p' ? 0 : encode_dev(e->ipath, maj, min + i * inc);
+				e->size = type == 'p' ? 0 : encode_dev(e->ipath, maj, min + i * inc,
+								    count, !i);
 				free(parent);
 			} else {
 				die("%s:%u: unknown type '%c'", file, lineno, type);
@@ -974,6 +998,33 @@ static size_t n_xip_files;
  * an XIP block cannot be found by the previous block's end (that lies in the
  * XIP region), so it gets a direct pointer with its length in front.
  */
+/*
+ * compress2() of one block, the stream's state kept from block to block:
+ * compress2() allocates and clears 256 KiB of it each time, which was most
+ * of a build of many small files. deflateReset() gives the same bytes.
+ */
+static int zcompress(uint8_t *dst, uLongf *dlen, const uint8_t *src, uLong len)
+{
+	static z_stream zs;
+	static int ready;
+	int err;
+
+	if (!ready) {
+		if (deflateInit(&zs, opt.level) != Z_OK)
+			return Z_MEM_ERROR;
+		ready = 1;
+	} else if (deflateReset(&zs) != Z_OK) {
+		return Z_STREAM_ERROR;
+	}
+	zs.next_in = (Bytef *)src;
+	zs.avail_in = len;
+	zs.next_out = dst;
+	zs.avail_out = *dlen;
+	err = deflate(&zs, Z_FINISH);
+	*dlen = zs.total_out;
+	return err == Z_STREAM_END ? Z_OK : err == Z_OK ? Z_BUF_ERROR : err;
+}
+
 static uint32_t write_file(struct entry *e, const uint8_t *data, uint32_t off)
 {
 	uint32_t n = (e->size + opt.blksize - 1) / opt.blksize, i;
@@ -999,7 +1050,7 @@ static uint32_t write_file(struct entry *e, const uint8_t *data, uint32_t off)
 		/* A hole is found by the previous block's end: not after an XIP block. */
 		if (opt.holes && !after_xip && is_zero(src, in))
 			zlen = 0;
-		else if (compress2(zbuf, &zlen, src, in, opt.level) != Z_OK)
+		else if (zcompress(zbuf, &zlen, src, in) != Z_OK)
 			die("%s: zlib failed", e->ipath);
 		/* With flagged pointers, a block zlib cannot shrink is cheaper stored plain. */
 		if ((opt.xip || opt.ext) && zlen >= in) {
@@ -1062,20 +1113,31 @@ static int same_data(const struct entry *a, const struct entry *b, const uint8_t
 	return same;
 }
 
-/* Earlier file or symlink with the same bytes: its data is shared, as util-linux does. */
-static struct entry *find_same(struct entry **seen, size_t nseen, const struct entry *e,
-			       const uint8_t *data)
-{
-	size_t i;
+/*
+ * Files and symlinks written so far, by size and CRC: only those that agree
+ * on both are compared (each file against every earlier one was a quarter
+ * of a 100,000-file build).
+ */
+#define SEEN_BUCKETS	65536
+static struct entry **seen;
 
-	for (i = 0; i < nseen; i++)
-		if (same_data(seen[i], e, data))
-			return seen[i];
-	return NULL;
+static struct entry **seen_bucket(const struct entry *e)
+{
+	if (!seen)
+		seen = xzalloc(SEEN_BUCKETS * sizeof(*seen));
+	return &seen[(e->crc ^ e->size * 2654435761u) % SEEN_BUCKETS];
 }
 
-static struct entry **seen;
-static size_t nseen;
+/* Earlier file or symlink with the same bytes: its data is shared, as util-linux does. */
+static struct entry *find_same(const struct entry *e, const uint8_t *data)
+{
+	struct entry *s;
+
+	for (s = *seen_bucket(e); s; s = s->next_seen)
+		if (same_data(s, e, data))
+			return s;
+	return NULL;
+}
 
 static uint32_t write_data(struct entry *dir, uint32_t off)
 {
@@ -1087,13 +1149,13 @@ static uint32_t write_data(struct entry *dir, uint32_t off)
 			uint8_t *data = entry_data(e);
 
 			e->crc = crc32(0, data, e->size);
-			e->same = find_same(seen, nseen, e, data);
+			e->same = find_same(e, data);
 			if (e->same) {
 				e->data_off = e->same->data_off;
 			} else {
 				off = write_file(e, data, off);
-				seen = realloc(seen, (nseen + 1) * sizeof(*seen));
-				seen[nseen++] = e;
+				e->next_seen = *seen_bucket(e);
+				*seen_bucket(e) = e;
 			}
 			free(data);
 			write_inode(e->entry_off, e, align(strlen(e->name), 4));
@@ -1367,6 +1429,9 @@ int main(int argc, char **argv)
 		die("%s: not a directory", argv[optind]);
 	root.mode = st.st_mode;
 	set_owner(&root, st.st_uid, st.st_gid);
+	/* "tree/" as "tree": no doubled slash in the paths messages name. */
+	for (c = strlen(argv[optind]); c > 1 && argv[optind][c - 1] == '/'; c--)
+		argv[optind][c - 1] = 0;
 	scan_dir(&root, argv[optind]);
 	if (opt.devtable)
 		apply_devtable(&root, opt.devtable);
