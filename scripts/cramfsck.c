@@ -356,8 +356,13 @@ int main(int argc, char **argv)
 		fprintf(stderr, "cramfsck: %s: %s\n", image, strerror(errno));
 		return EXIT_OPERATION;
 	}
+	if (!S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode)) {
+		fprintf(stderr, "cramfsck: %s: a %s, not an image (a file or a block device)\n",
+			image, S_ISDIR(st.st_mode) ? "directory" : "special file");
+		return EXIT_OPERATION;
+	}
 	if (size == 0) {
-		fprintf(stderr, "cramfsck: %s: empty\n", image);
+		fprintf(stderr, "cramfsck: %s: empty, no image in it\n", image);
 		return EXIT_ERRORS;
 	}
 	map = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);

@@ -3,7 +3,7 @@
 # cramfsck meets fsck.cramfs users' habits: --help, --version, -V, fsck's -a,
 # bounded -b, block devices, exit 8 for what the host refuses during an
 # extraction, one error counted once.
-# checks: 11
+# checks: 13
 . "$(dirname "$0")/lib.sh"
 d=$WORK/ckconv
 rm -rf "$d"
@@ -74,3 +74,7 @@ if [ "$(id -u)" = 0 ] && command -v setpriv > /dev/null; then
 else
 	skip "a user refused mknod: needs root and setpriv"
 fi
+check "a directory given as the image: said so, exit 8" \
+	status_and_says 8 "a directory, not an image" "$CRAMFSCK" "$d"
+: > "$d/empty.img"
+check "an empty file: said so, exit 4" status_and_says 4 "empty, no image in it" "$CRAMFSCK" "$d/empty.img"
