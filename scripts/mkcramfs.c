@@ -201,25 +201,26 @@ static uint32_t align(uint32_t v, uint32_t a)
 
 /* The first @len bytes of a file into @buf (which has room). */
 /*
- * The @len bytes of @path, which the scan found @len long: a file that grew
- * or shrank since is an error, not a prefix stored as if whole.
+ * The first @len bytes of @path; with @whole, all of it, which the scan
+ * found @len long: a file that grew or shrank since is an error, not a
+ * prefix stored as if it were the file.
  */
-static void read_into(const char *path, uint8_t *buf, size_t len)
+static void read_into(const char *path, uint8_t *buf, size_t len, int whole)
 {
 	FILE *f = fopen(path, "rb");
 
 	if (!f)
 		die("%s: %s", path, strerror(errno));
-	if ((len && fread(buf, 1, len, f) != len) || fgetc(f) != EOF)
+	if ((len && fread(buf, 1, len, f) != len) || (whole && fgetc(f) != EOF))
 		die("%s: changed while mkcramfs read it (it was %zu bytes)", path, len);
 	fclose(f);
 }
 
-static uint8_t *read_whole(const char *path, uint32_t size)
+static uint8_t *read_whole(const char *path, uint32_t size, int whole)
 {
 	uint8_t *buf = xzalloc(size);
 
-	read_into(path, buf, size);
+	read_into(path, buf, size, whole);
 	return buf;
 }
 
@@ -229,7 +230,7 @@ static uint8_t *entry_data(const struct entry *e)
 	uint8_t *buf;
 
 	if (S_ISREG(e->mode))
-		return read_whole(e->src, e->size);
+		return read_whole(e->src, e->size, 1);
 	buf = xzalloc(e->size);
 	memcpy(buf, e->data, e->size);
 	return buf;
@@ -735,7 +736,7 @@ static void mark_elf_segments(struct entry *e, uint8_t *out, int exec)
 
 	if (e->size < 52)
 		return;
-	read_into(e->src, hdr, e->size < sizeof(hdr) ? e->size : sizeof(hdr));
+	read_into(e->src, hdr, e->size < sizeof(hdr) ? e->size : sizeof(hdr), 0);
 	if (memcmp(hdr, "\177ELF", 4) || (hdr[4] != 1 && hdr[4] != 2) ||
 	    (hdr[5] != 1 && hdr[5] != 2))
 		return;
@@ -754,7 +755,7 @@ static void mark_elf_segments(struct entry *e, uint8_t *out, int exec)
 		return;
 	}
 	/* The headers lie within the file, which is under 16 MiB. */
-	d = read_whole(e->src, phoff + phnum * phentsize);
+	d = read_whole(e->src, phoff + phnum * phentsize, 0);
 	for (i = 0; i < (int)phnum; i++) {
 		const uint8_t *ph = d + phoff + i * phentsize;
 		uint32_t type = elf_word(ph, 4, big);
@@ -885,7 +886,7 @@ static uint64_t share_profiled(struct entry *root)
 		data = xzalloc((j - i) * sizeof(*data));
 		rep = xzalloc((j - i) * sizeof(*rep));
 		for (k = 0; k < j - i; k++) {
-			data[k] = read_whole(v[i + k]->src, v[i]->size);
+			data[k] = read_whole(v[i + k]->src, v[i]->size, 1);
 			for (rep[k] = k, m = 0; m < k; m++)
 				if (rep[m] == m && !memcmp(data[m], data[k], v[i]->size)) {
 					rep[k] = m;
@@ -1295,7 +1296,7 @@ static uint32_t insert_image(uint32_t off)
 	if (end > CRAMFS_XIP_MAX_OFFSET)
 		die("%s: %lld bytes put the root directory at %llu, beyond the format's 256 MiB limit for offsets",
 		    opt.image, (long long)ist.st_size, (unsigned long long)end);
-	read_into(opt.image, at(off, ist.st_size), ist.st_size);
+	read_into(opt.image, at(off, ist.st_size), ist.st_size, 1);
 	if (!ist.st_size)
 		opt.image = NULL;	/* as util-linux: nothing inserted, no flag */
 	return end;
