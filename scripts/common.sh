@@ -23,3 +23,23 @@ kernel_tarball() {
 	done
 	return 1
 }
+
+# fix_mainline_cramfs DIR: apply scripts/patches/mainline-cramfs/ to the
+# mainline cramfs sources in DIR (inode.c), the patch that matches their
+# code (6.1's page-based read, or 7.3's folio-based one); nothing if it is
+# applied already.
+fix_mainline_cramfs() {
+	local dir=$1 p
+	for p in "$CRAMFS_XIP_TOP"/scripts/patches/mainline-cramfs/*.patch; do
+		if patch -s -p3 -R --dry-run -d "$dir" < "$p" > /dev/null 2>&1; then
+			return 0
+		fi
+		if patch -s -p3 --dry-run -d "$dir" < "$p" > /dev/null 2>&1; then
+			patch -s -p3 -d "$dir" < "$p"
+			log "applied $(basename "$p") to $dir"
+			return 0
+		fi
+	done
+	log "no patch in scripts/patches/mainline-cramfs/ fits $dir/inode.c"
+	return 1
+}
