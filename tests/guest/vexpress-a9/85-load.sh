@@ -1,0 +1,65 @@
+# SPDX-License-Identifier: GPL-2.0
+# checks: 12
+# Load (the debug kernel only): 8 processes for LOAD_SECONDS (600; the host
+# may say less in /images/load-seconds) mixing every operation: reading
+# every file, mapping in place, writing private copies, readdir and FIEMAP,
+# running BusyBox from flash, reading the stats files, and mounts, binds,
+# remounts and unmounts of the same MTD, of an image by physaddr= and of a
+# loop device (lazily, under a live mapping). No kernel report (judged after
+# the boot), no worker failure, no leak (kmemleak), and once everything is
+# unmounted the module's inodes are all gone and the RAM is as before.
+secs=$(cat /images/load-seconds 2> /dev/null || echo 600)
+mount -t debugfs debugfs /sys/kernel/debug 2> /dev/null
+mkdir -p /mnt2 /mnt3 /mnt4 /mnt5
+inodes() { awk '$1 == "cramfs_xip_inode" { print $2 }' /proc/slabinfo; }
+settle() { sync; echo 3 > /proc/sys/vm/drop_caches; sleep 2; echo 3 > /proc/sys/vm/drop_caches; }
+settle
+free0=$(meminfo_kb MemFree)
+mount -t cramfs mtd:fs_partition /mnt
+losetup -r /dev/loop0 /images/xip.img
+end=$(($(cut -d. -f1 /proc/uptime) + secs))
+# worker N COMMANDS: COMMANDS again and again until the end; each failure is
+# a line in /tmp/load.N.
+worker() {
+	_w=$1
+	shift
+	: > /tmp/load.$_w
+	_i=0
+	while [ "$(cut -d. -f1 /proc/uptime)" -lt $end ]; do
+		eval "$*" > /dev/null 2>> /tmp/load.$_w.err || echo "round $_i" >> /tmp/load.$_w
+		_i=$((_i + 1))
+	done
+	echo $_i > /tmp/load.$_w.rounds
+}
+worker 1 'for f in /mnt/bin/* /mnt/data/*; do cat $f > /dev/null || exit 1; done; echo 1 > /proc/sys/vm/drop_caches' &
+worker 2 'xiptest cmp /mnt/data/xip-partial.bin /images/xip-ref/data/xip-partial.bin && xiptest cmp /mnt/bin/busybox /images/xip-ref/bin/busybox && xiptest dontneed /mnt/bin/busybox' &
+worker 3 'xiptest cow /mnt/data/xip-partial.bin && xiptest fork /mnt/data/xip-exact.bin && xiptest split /mnt/data/xip-partial.bin 0' &
+worker 4 'ls -lR /mnt && filefrag -v /mnt/bin/busybox && xiptest seekdir /mnt/data' &
+worker 5 '/mnt/bin/busybox true && /mnt/bin/busybox md5sum /mnt/data/compressed.txt && /mnt/bin/xiptest maps /mnt/data/compressed.txt' &
+worker 6 'for s in /sys/fs/cramfs_xip/*/stats; do cat $s 2> /dev/null; done; true' &
+worker 7 'mount -t cramfs mtd:fs_partition /mnt2 && mount -o remount,ro /mnt2 && mount --bind /mnt2 /mnt3 && ls /mnt3/data && umount /mnt3 && umount /mnt2 && mount -t cramfs -o physaddr=0x46000000 none /mnt4 && ls -R /mnt4 && umount /mnt4' &
+worker 8 'mount -t cramfs /dev/loop0 /mnt5 && { xiptest hold /mnt5/bin/busybox 1 & sleep 0; } && umount -l /mnt5 && wait' &
+wait
+for w in 1 2 3 4 5 6 7 8; do
+	n=$(wc -l < /tmp/load.$w)
+	check "load: worker $w: $(cat /tmp/load.$w.rounds) rounds in ${secs}s, none failed ($n did)" test "$n" = 0
+	[ "$n" = 0 ] || head -n 5 /tmp/load.$w.err | sed 's/^/    | /'
+done
+umount /mnt
+losetup -d /dev/loop0
+check "load: nothing of ours mounted afterwards" sh -c '! grep -q " cramfs " /proc/mounts'
+settle
+check "load: every cramfs_xip inode freed ($(inodes) left)" test "$(inodes)" = 0
+if [ -e /sys/kernel/debug/kmemleak ]; then
+	echo scan > /sys/kernel/debug/kmemleak
+	sleep 6
+	echo scan > /sys/kernel/debug/kmemleak
+	n=$(grep -c '^unreferenced object' /sys/kernel/debug/kmemleak)
+	check "load: kmemleak: no unreferenced objects ($n)" test "$n" = 0
+	[ "$n" = 0 ] || head -n 30 /sys/kernel/debug/kmemleak | sed 's/^/    | /'
+else
+	skip "load: kmemleak: this kernel has none"
+fi
+free1=$(meminfo_kb MemFree)
+check "load: MemFree after it $free1 kB, before $free0 kB: within a page" \
+	test $((free0 - free1)) -le 4
