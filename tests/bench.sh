@@ -86,6 +86,10 @@ need nommu-ram nommu-footprint nommu-kernel-size nommu-speed
 "$top/tests/guest-mps2-an385-tiny.sh" --bench >> "$res" 2> "$out/tiny.stderr" ||
 	die "tests/guest-mps2-an385-tiny.sh --bench failed: see $out/tiny.stderr"
 need tiny-least tiny-meminfo tiny-ram tiny-memblock
+# The same XIP system on 7.3 (SLUB_TINY), for what holds its RAM against 6.1's.
+"$top/tests/guest-mps2-an385-tiny.sh" --bench 7.3 >> "$res" 2> "$out/tiny-7.3.stderr" ||
+	die "tests/guest-mps2-an385-tiny.sh --bench 7.3 failed: see $out/tiny-7.3.stderr"
+need tiny-ram-7.3 tiny-memblock-7.3
 
 # Profile-guided XIP (tests/guest-profile.sh): the BusyBox image all
 # compressed, with -X and from the profile of a workload; the workload's

@@ -391,15 +391,20 @@ def nommu(lines):
 TINY_ROWS = [("xip", "cramfs_xip root, programs stored for XIP (`mkcramfs -X`)"),
              ("compressed", "cramfs_xip root, the same programs compressed"),
              ("mainline", "mainline cramfs root (`CONFIG_CRAMFS=y`), the `-X` image"),
-             ("initramfs", "initramfs (gzip cpio loaded at the top of RAM)")]
+             ("initramfs", "initramfs (gzip cpio loaded at the top of RAM)"),
+             ("xip-7.3", "cramfs_xip root, `-X`, on Linux 7.3 (SLUB_TINY: SLOB is gone)")]
 
 
 def tiny(lines):
     """The tiny system: the least mem= of each system, and where the RAM goes."""
-    least, mi, memory, ram = {}, {}, {}, []
+    least, mi, memory, ram, ram73 = {}, {}, {}, [], []
     flash = None
     for f in lines:
-        if f[1] == "tiny-least":
+        if f[1] == "tiny-ram-7.3":
+            ram73.append(f[2:])
+        elif f[1] == "tiny-memblock-7.3":
+            ram73.append(["memblock"] + f[2:])
+        elif f[1] == "tiny-least":
             least[f[2]] = f[3]
         elif f[1] == "tiny-meminfo":
             mi.setdefault(f[2], {})[f[3]] = int(f[4])
@@ -432,7 +437,8 @@ def tiny(lines):
                       f"| {v.get('MemFree', '')} | {v.get('Slab', '')} "
                       f"| {v.get('KernelStack', '')} | {v.get('Cached', '')} "
                       f"| {memory.get(key, '')} |")
-    mb = [r for r in ram if r[0] == "memblock"]
+    mb = {r[1]: int(r[2]) for r in ram if r[0] == "memblock"}
+    mb73 = {r[1]: int(r[2]) for r in ram73 if r[0] == "memblock"}
     if mb:
         md += ["", "What the kernel sets aside at boot (`memblock=debug`, at `mem=768K`), by the "
                "function that asked, in bytes: the kernel image's RAM part (its data, init data "
@@ -440,15 +446,22 @@ def tiny(lines):
                "largest buddy block), the per-CPU area, the dentry and inode hash tables, the "
                "unflattened device tree (`early_init_dt_alloc_memory_arch`); negative: given "
                "back.", "",
-               "| function | bytes |", "| --- | ---: |"]
-        md += [f"| `{r[1]}` | {int(r[2]):,} |" for r in mb]
+               "| function | 6.1 | 7.3 |", "| --- | ---: | ---: |"]
+        for k in list(mb) + [k for k in mb73 if k not in mb]:
+            a = f"{mb[k]:,}" if k in mb else ""
+            b = f"{mb73[k]:,}" if k in mb73 else ""
+            md.append(f"| `{k}` | {a} | {b} |")
+        if mb73:
+            md.append(f"| total | {sum(mb.values()):,} | {sum(mb73.values()):,} |")
     secs = [r for r in ram if r[0] == "section"]
+    secs73 = {r[1]: int(r[2]) for r in ram73 if r[0] == "section"}
     dirs = [r for r in ram if r[0] == "dir"]
     syms = [r for r in ram if r[0] == "symbol"]
     md += ["", "What the XIP kernel keeps in RAM, by section (bytes; `.init.data` is given "
            "back after boot):", "",
-           "| section | bytes |", "| --- | ---: |"]
-    md += [f"| `{r[1]}` | {int(r[2]):,} |" for r in secs]
+           "| section | 6.1 | 7.3 |", "| --- | ---: | ---: |"]
+    md += [f"| `{r[1]}` | {int(r[2]):,} | "
+           f"{(f'{secs73[r[1]]:,}' if r[1] in secs73 else '')} |" for r in secs]
     md += ["", "By subsystem (the built-in objects' writable sections, `size -A vmlinux.a`):", "",
            "| subsystem | data | bss | init data |", "| --- | ---: | ---: | ---: |"]
     md += [f"| {r[1]} | {int(r[2]):,} | {int(r[3]):,} | {int(r[4]):,} |" for r in dirs]
