@@ -45,7 +45,7 @@ cp "$work/xipprog" "$work/tree/bin/xipprog"
 cp "$work/xipprog" "$work/tree/bin/xipprog-z"
 # The same program again: mkcramfs stores its data once, two inodes share it.
 cp "$work/xipprog" "$work/tree/bin/xipprog-same"
-python3 -c "import random; open('$work/tree/data/xip-partial.bin', 'wb').write(random.Random(5).randbytes(3 * 4096 + 100))"
+python3 -c "import random; r = random.Random(5); open('$work/tree/data/xip-partial.bin', 'wb').write(r.randbytes(3 * 4096 + 100)); open('$work/tree/data/xip-exact.bin', 'wb').write(r.randbytes(2 * 4096))"
 seq 1 2000 > "$work/tree/data/compressed.txt"
 printf 'xip /data/xip-*\nnoxip /bin/xipprog-z\n' > "$work/rules"
 "$top/scripts/mkcramfs" -X -R "$work/rules" "$work/tree" "$work/flash.img" > /dev/null

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The XIP profile round trip on vexpress-a9 (MMU): boot with the BusyBox
-# image all compressed and record the pages the workload executes
-# (tests/guest/profile-record/), build the image again with mkcramfs
+# image all compressed, run the workload and list the pages it left in the
+# page cache with xip-profile (tests/guest/profile-record/), build the image
+# again with mkcramfs
 # --xip-profile, boot with it and run the same workload with its text all
 # from flash (tests/guest/profile-check/); with PROFILE_BENCH=1, also with
 # the -X image, for the RAM figures of make bench.
@@ -54,8 +55,8 @@ check "mkcramfs --xip-profile builds the image" \
 	"$top/scripts/mkcramfs" --xip-profile "$work/profile" "$t" "$work/profiled.img"
 check "cramfsck passes the profiled image" "$top/scripts/cramfsck" "$work/profiled.img"
 "$top/scripts/cramfsck" --layout "$work/profiled.img" > "$work/profiled.layout" || true
-check "the pages stored in place are exactly the profile's" \
-	python3 "$top/tests/lib/profile-pages.py" "$work/profile" "$work/profiled.layout"
+check "the pages stored in place are exactly the profile's pages of code" \
+	python3 "$top/tests/lib/profile-pages.py" "$work/profile" "$work/profiled.layout" "$t"
 
 # Second boot: the same workload from the profiled image; with PROFILE_BENCH=1
 # (make bench) a third from the -X image, for the RAM it takes there.

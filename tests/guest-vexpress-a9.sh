@@ -40,7 +40,8 @@ while [ $# -gt 0 ]; do
 		fragments+=("$CRAMFS_XIP_TOP/tests/boards/$board/debug.config")
 		variant=$board-debug
 		mem=256M
-		timeout_s=${GUEST_TIMEOUT:-1200}
+		# The allocation-failure series and LOAD_SECONDS (600) of load.
+		timeout_s=${GUEST_TIMEOUT:-$((2400 + ${LOAD_SECONDS:-600}))}
 		;;
 	--trace)
 		fragments+=("$CRAMFS_XIP_TOP/tests/boards/$board/trace.config")
@@ -97,6 +98,60 @@ printf 'xip /data/xip-*\n' > "$work/xip.rules"
 "$top/scripts/cramfsck" --layout "$img/xip.img" > "$img/xip.layout"
 mkdir -p "$img/xip-ref"
 cp -a "$x/." "$img/xip-ref/"
+# The command lines build systems run (Buildroot's host-cramfs: -L, and
+# -X -X for XIP on an MMU), on the BusyBox tree (10-mount.sh).
+bbt=$work/trees/bbtree
+mkdir -p "$bbt/bin"
+cp "$CRAMFS_XIP_CACHE/guest-debs/root/bin/busybox" "$bbt/bin/"
+"$top/scripts/mkcramfs" -L "$bbt" "$img/buildroot.img" > /dev/null
+"$top/scripts/mkcramfs" -L -X -X "$bbt" "$img/buildroot-xip.img" > /dev/null
+"$top/tests/lib/manifest.sh" "$bbt" 255 > "$img/buildroot.manifest"
+# Reads that mainline cramfs gets wrong (48-mainline-reads.sh): files stored
+# in place whose size is a multiple of the page or not, an ELF file whose
+# last page is text, a file of holes, a compressed one; the files mainline
+# misreads are those of whole pages whose last block is plain and direct.
+rt=$work/trees/reads
+mkdir -p "$rt"
+python3 - "$rt" <<'PY'
+import random, struct, sys
+d, r = sys.argv[1], random.Random(37)
+for name, size in (("sticky-64k", 65536), ("sticky-65000", 65000), ("sticky-8k", 8192),
+                   ("sticky-4k", 4096), ("sticky-4097", 4097)):
+    open(f"{d}/{name}", "wb").write(r.randbytes(size))
+# An ELF file of 3 whole pages, its one segment executable: all of it text.
+size = 3 * 4096
+eh = b"\x7fELF" + bytes([1, 1, 1]) + bytes(9) + struct.pack("<HHIIIIIHHHHHH", 2, 40, 1, 0, 52, 0, 0, 52, 32, 1, 40, 0, 0)
+ph = struct.pack("<8I", 1, 0, 0x10000, 0x10000, size, size, 5, 4096)
+open(f"{d}/elf-text", "wb").write(eh + ph + r.randbytes(size - len(eh) - len(ph)))
+open(f"{d}/holes", "wb").write(bytes(3 * 4096))
+open(f"{d}/compressed-8k", "wb").write(b"compressible " * 630 + b"tail")
+PY
+chmod +t "$rt"/sticky-*
+"$top/scripts/mkcramfs" -X -z "$rt" "$img/reads.img" > /dev/null
+mkdir -p "$img/reads-ref"
+cp "$rt"/* "$img/reads-ref/"
+"$top/scripts/cramfsck" --layout "$img/reads.img" | python3 -c "
+import sys
+last = {}
+for line in sys.stdin:
+    f = line.split()
+    if len(f) > 4 and f[1] == 'block':
+        last[f[0]] = f[3]
+import os
+for path, kind in sorted(last.items()):
+    if kind == 'xip' and os.path.getsize('$rt' + path) % 4096 == 0:
+        print(path[1:])
+" > "$img/reads.misread"
+# For the debugger (47-debug.sh): xiptest whose text is in place only on the
+# page of bp_target(), the rest compressed (a mixed mapping), by a profile.
+dbg=$work/trees/debug
+mkdir -p "$dbg/bin"
+cp "$work/xiptest" "$dbg/bin/xiptest-mixed"
+page=$(python3 "$top/tests/lib/elf-page.py" "$work/xiptest" \
+	"$("${CROSS_COMPILE}nm" "$work/xiptest" | sed -n 's/^\([0-9a-f]*\) T bp_target$/\1/p')")
+printf 'page-size 4096\n/bin/xiptest-mixed %s\n' "$page" > "$work/debug.profile"
+"$top/scripts/mkcramfs" -X --xip-profile "$work/debug.profile" "$dbg" "$img/debug.img" > /dev/null
+echo "$page" > "$img/debug.page"
 # Bad images: a small XIP seed, one crafted image per known mainline hole, and
 # a deterministic corpus of mutations of the small images.
 sx=$work/trees/smallxip
@@ -111,11 +166,11 @@ for i in "xip $x" "smallxip $sx" "shared $work/trees/shared"; do
 	"$top/scripts/cramfsck" --layout "$img/$1.img" |
 		python3 "$top/tests/lib/layout-pages.py" "$2" > "$img/$1.pages"
 done
-# 300 on the default kernel; 100 on the others and the debug kernel (time).
+# 200 on the default kernel; 100 on the others and the debug kernel (time).
 # The first third of them also through a loop device (all of them in a
 # make badimages run, which sets BADIMAGES).
 # None for the profile boots, which do not run them.
-nbad=${BADIMAGES:-300}
+nbad=${BADIMAGES:-200}
 [ $variant = $board ] && [ "$kver" = "$KVER_DEFAULT" ] || nbad=${BADIMAGES:-100}
 case $suite in profile-*) nbad=0 ;; esac
 nloop=${BADIMAGES:-$((nbad / 3))}
@@ -134,9 +189,6 @@ open(f"{d}/garbage.img", "wb").write(bytes((i * 7 + 3) & 0xff for i in range(655
 b = bytearray(open(f"{d}/types.img", "rb").read())
 b[len(b) - 64] ^= 0x01
 open(f"{d}/badcrc.img", "wb").write(b)
-b = bytearray(open(f"{d}/types.img", "rb").read())
-b[4:8] = (33 << 20).to_bytes(4, "little")
-open(f"{d}/size33m.img", "wb").write(b)
 PY
 
 # Flash bank 0: the XIP image in fs_partition (at 1 MiB, physical 0x40100000),
@@ -164,6 +216,25 @@ dd if="$spare_img" of="$work/flash0.img" bs=64k seek=$((0x2140000 / 65536)) \
 	conv=notrunc status=none
 dd if="$img/big.img" of="$work/flash0.img" bs=64k seek=$((0x2100000 / 65536)) count=4 \
 	conv=notrunc status=none
+# Flash bank 1 (0x44000000, no driver: images mounted by address): the XIP
+# image at its start, the types image at 32 MiB, and at 64 KiB before its
+# end the XIP image's first 64 KiB, whose size field reaches past the bank.
+dd if="$img/xip.img" of="$work/flash1.img" conv=notrunc status=none
+dd if="$img/types.img" of="$work/flash1.img" bs=64k seek=$((0x2000000 / 65536)) \
+	conv=notrunc status=none
+dd if="$img/xip.img" of="$work/flash1.img" bs=64k seek=$((0x3ff0000 / 65536)) count=1 \
+	conv=notrunc status=none
+# 8 KiB before the types image, the tiny image with a size field of 12 KiB:
+# its range reaches the types image's (45-physaddr.sh mounts both).
+python3 - "$img/tiny.img" "$work/flash1.img" <<'PY'
+import struct, sys
+b = bytearray(open(sys.argv[1], "rb").read())
+assert len(b) <= 0x2000
+struct.pack_into("<I", b, 4, 0x3000)
+with open(sys.argv[2], "r+b") as f:
+    f.seek(0x1ffe000)
+    f.write(b)
+PY
 # The SD card (a block device): the XIP image at its start. QEMU wants a
 # power-of-two size.
 truncate -s 8M "$work/sd.img"
@@ -184,10 +255,30 @@ for m in fs/cramfs/cramfs.ko drivers/mtd/devices/block2mtd.ko drivers/mtd/device
 	drivers/block/brd.ko; do
 	cp "$kb/$m" "$work/stage/lib/modules/"
 done
+# Mainline cramfs with its fix (scripts/patches/mainline-cramfs/), for 48.
+"$top/tests/lib/mainline-cramfs-fixed.sh" "$kb" "$top/build-tests/mainline-fixed-$variant-$kver"
+mkdir -p "$work/stage/lib/modules/fixed"
+cp "$top/build-tests/mainline-fixed-$variant-$kver/cramfs.ko" "$work/stage/lib/modules/fixed/"
 [ ! -f "$kb/lib/zlib_inflate/zlib_inflate.ko" ] ||
 	cp "$kb/lib/zlib_inflate/zlib_inflate.ko" "$work/stage/lib/modules/deps/"
+# The test MTD whose reads fail on request (82-flash-errors.sh), and the
+# allocation-failure driver (80-faults.sh).
+fm=$top/build-tests/faultmtd-$variant-$kver
+mkdir -p "$fm"
+(
+	# Suites of one kernel may build it at once (the profile boots).
+	flock 9
+	for f in faultmtd.c Kbuild; do
+		cmp -s "$top/tests/guest/faultmtd/$f" "$fm/$f" || cp "$top/tests/guest/faultmtd/$f" "$fm/"
+	done
+	make -s -C "$kb" M="$fm" ARCH=arm CROSS_COMPILE="$CROSS_COMPILE" modules >&2
+	cp "$fm/faultmtd.ko" "$work/stage/lib/modules/"
+) 9> "$fm.lock"
+"${CROSS_COMPILE}gcc" -static -O2 -Wall -o "$work/stage/bin/faultop" "$top/tests/guest/faultop.c"
+[ -z "${LOAD_SECONDS:-}" ] || echo "$LOAD_SECONDS" > "$img/load-seconds"
 cp "$top/tests/guest/init" "$work/stage/init"
-cp "$work/xiptest" "$work/stage/bin/"
+cp "$work/xiptest" "$top/scripts/xip-in-place.sh" "$work/stage/bin/"
+"${CROSS_COMPILE}gcc" -static -O2 -Wall -o "$work/stage/bin/xip-profile" "$top/scripts/xip-profile.c"
 if [ $suite = bench ]; then
 	"${CROSS_COMPILE}gcc" -static -O2 -Wall -o "$work/stage/bin/benchtool" \
 		"$top/tests/guest/benchtool.c"
@@ -205,8 +296,11 @@ else
 	fi
 fi
 # The debug kernel checks our module: the mainline comparison is left out.
+# Allocation failures and load need it (fault injection, kmemleak, KASAN).
 [ $variant = $board ] || rm -f "$work/stage/tests/20-mainline.sh" \
-	"$work/stage/tests/26-media-mainline.sh"
+	"$work/stage/tests/26-media-mainline.sh" "$work/stage/tests/48-mainline-reads.sh"
+[ $variant = $board-debug ] || rm -f "$work/stage/tests/80-faults.sh" \
+	"$work/stage/tests/85-load.sh"
 mk_initramfs "$work/stage" "$kb" "$work/initramfs.cpio.gz"
 
 # Boot. The guest ends itself with reboot -f; a guest that hangs is stopped

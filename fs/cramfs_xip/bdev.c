@@ -57,7 +57,6 @@ int cramfs_xip_fill_super_bdev(struct super_block *sb, struct fs_context *fc)
 {
 	struct cramfs_xip_sb_info *sbi = CRAMFS_XIP_SB(sb);
 
-	cramfs_xip_init_sb(sb);
 	sbi->medium = &cramfs_xip_bdev_medium;
 	sbi->medium_size = min_t(u64, cramfs_xip_compat_bdev_bytes(sb->s_bdev), U32_MAX);
 	sbi->bounce = kmalloc(CRAMFS_XIP_MAX_COMPRESSED_LEN, GFP_KERNEL);

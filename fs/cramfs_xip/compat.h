@@ -218,11 +218,16 @@ static inline int cramfs_xip_compat_lookup_bdev(const char *path, dev_t *dev)
 	fiemap_check_flags(fi, FIEMAP_FLAG_SYNC)
 #endif
 
-/* v5.10 added sysfs_emit() for sysfs show functions. */
-#if KERNEL_VERSION(5, 10, 0) <= LINUX_VERSION_CODE
-#define cramfs_xip_compat_sysfs_emit(buf, fmt, ...)	sysfs_emit(buf, fmt, ##__VA_ARGS__)
+/*
+ * v5.2 ("kobject: Add support for default attribute groups to kobj_type")
+ * added default_groups; v5.18 removed default_attrs.
+ */
+#if KERNEL_VERSION(5, 2, 0) <= LINUX_VERSION_CODE
+#define CRAMFS_XIP_COMPAT_ATTRIBUTE_GROUPS(name)	ATTRIBUTE_GROUPS(name)
+#define CRAMFS_XIP_COMPAT_KTYPE_ATTRS(name)	.default_groups = name##_groups
 #else
-#define cramfs_xip_compat_sysfs_emit(buf, fmt, ...)	scnprintf(buf, PAGE_SIZE, fmt, ##__VA_ARGS__)
+#define CRAMFS_XIP_COMPAT_ATTRIBUTE_GROUPS(name)
+#define CRAMFS_XIP_COMPAT_KTYPE_ATTRS(name)	.default_attrs = name##_attrs
 #endif
 
 /*
@@ -255,16 +260,6 @@ static inline int cramfs_xip_compat_lookup_bdev(const char *path, dev_t *dev)
 #endif
 
 /*
- * v6.16 ("sysfs: treewide: switch back to bin_attribute::read()/write()")
- * passes the attribute of a binary file's read callback as const.
- */
-#if KERNEL_VERSION(6, 16, 0) <= LINUX_VERSION_CODE
-#define CRAMFS_XIP_COMPAT_BIN_ATTR_CONST	const
-#else
-#define CRAMFS_XIP_COMPAT_BIN_ATTR_CONST
-#endif
-
-/*
  * v6.6 ("filelock: move file locking definitions to separate header file")
  * moved generic_setlease() to <linux/filelock.h>. v7.0 ("fs: leases: make
  * lease support opt-in") refuses leases (EINVAL) to files and directories
@@ -273,6 +268,17 @@ static inline int cramfs_xip_compat_lookup_bdev(const char *path, dev_t *dev)
  */
 #if KERNEL_VERSION(6, 6, 0) <= LINUX_VERSION_CODE
 #include <linux/filelock.h>
+#endif
+
+/*
+ * v5.4 ("security: Add a 'locked down' LSM hook"): physaddr= maps physical
+ * memory, as /dev/mem does, and is refused where that is.
+ */
+#if KERNEL_VERSION(5, 4, 0) <= LINUX_VERSION_CODE
+#include <linux/security.h>
+#define cramfs_xip_compat_locked_down()	security_locked_down(LOCKDOWN_DEV_MEM)
+#else
+#define cramfs_xip_compat_locked_down()	0
 #endif
 
 #endif /* _CRAMFS_XIP_COMPAT_H */

@@ -9,7 +9,8 @@
  * fields are packed into three words the way the original C bitfields fall:
  * on a little-endian image the first field sits in the low bits, on a
  * big-endian image in the high bits. The helpers below hide that, so no
- * reader or writer touches a bitfield or an unaligned word directly.
+ * reader or writer touches a bitfield directly; the tools read words byte by
+ * byte, the module (whose words are all aligned) with one load.
  *
  * Documentation/format.md describes the layout and the XIP rules in prose.
  */
@@ -17,6 +18,9 @@
 #define _CRAMFS_XIP_FS_H
 
 #include <linux/types.h>
+#ifdef __KERNEL__
+#include <asm/byteorder.h>
+#endif
 
 #define CRAMFS_XIP_MAGIC		0x28cd3d45
 #define CRAMFS_XIP_MAGIC_SWAPPED	0x453dcd28
@@ -127,18 +131,27 @@ struct cramfs_xip_dinode {
 
 /**
  * cramfs_xip_get32() - read a 32-bit word of the image
- * @p: where the word starts (any alignment)
+ * @p: where the word starts (any alignment in the tools, 4-aligned in the module)
  * @big: non-zero for a big-endian image
  *
  * Return: the word's value.
  */
 static inline __u32 cramfs_xip_get32(const void *p, int big)
 {
+#ifdef __KERNEL__
+	/*
+	 * Every word the module reads lies at a 4-aligned image offset, in a
+	 * page-aligned mapping or in a buffer aligned for it: one load (and no
+	 * swap: the module reads images of the CPU's byte order only).
+	 */
+	return big ? be32_to_cpup((const __be32 *)p) : le32_to_cpup((const __le32 *)p);
+#else
 	const __u8 *b = (const __u8 *)p;
 
 	if (big)
 		return (__u32)b[0] << 24 | (__u32)b[1] << 16 | (__u32)b[2] << 8 | b[3];
 	return (__u32)b[3] << 24 | (__u32)b[2] << 16 | (__u32)b[1] << 8 | b[0];
+#endif
 }
 
 /**
@@ -158,16 +171,21 @@ static inline void cramfs_xip_put32(void *p, __u32 v, int big)
 
 /**
  * cramfs_xip_get16() - read the 16-bit length word of a direct compressed block
- * @p: where the word starts
+ * @p: where the word starts (4-aligned in the module)
  * @big: non-zero for a big-endian image
  *
  * Return: the word's value.
  */
 static inline __u32 cramfs_xip_get16(const void *p, int big)
 {
+#ifdef __KERNEL__
+	/* At a 4-aligned image offset, as the words (cramfs_xip_get32()). */
+	return big ? be16_to_cpup((const __be16 *)p) : le16_to_cpup((const __le16 *)p);
+#else
 	const __u8 *b = (const __u8 *)p;
 
 	return big ? ((__u32)b[0] << 8 | b[1]) : ((__u32)b[1] << 8 | b[0]);
+#endif
 }
 
 /*

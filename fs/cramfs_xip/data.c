@@ -20,7 +20,7 @@
 /* The bytes of block @index that belong to the file: a full block, or the tail. */
 static u32 cramfs_xip_block_bytes(struct inode *inode, pgoff_t index)
 {
-	return min_t(u64, PAGE_SIZE, i_size_read(inode) - ((u64)index << PAGE_SHIFT));
+	return min_t(u64, PAGE_SIZE, inode->i_size - ((u64)index << PAGE_SHIFT));
 }
 
 /*
@@ -35,7 +35,7 @@ static int cramfs_xip_decode_ptr(struct inode *inode, pgoff_t index, struct cram
 	struct cramfs_xip_sb_info *sbi = CRAMFS_XIP_SB(sb);
 	u32 table = CRAMFS_XIP_I(inode)->data_offset;
 	u32 word, ptr;
-	u8 len[2];
+	u8 len[2] __aligned(4);
 	const void *p;
 	int err;
 
@@ -62,7 +62,7 @@ static int cramfs_xip_decode_ptr(struct inode *inode, pgoff_t index, struct cram
 		p = cramfs_xip_bytes(sb, b->start, 2, len);
 		if (IS_ERR(p))
 			return PTR_ERR(p);
-		b->len = cramfs_xip_get16(p, sbi->big_endian);
+		b->len = cramfs_xip_get16(p, CRAMFS_XIP_BIG);
 		b->start += 2;
 	} else {
 		b->len = cramfs_xip_block_bytes(inode, index);
@@ -88,7 +88,7 @@ bad:
 int cramfs_xip_get_block(struct inode *inode, pgoff_t index, struct cramfs_xip_block *b)
 {
 	struct super_block *sb = inode->i_sb;
-	u32 nblocks = DIV_ROUND_UP(i_size_read(inode), PAGE_SIZE);
+	u32 nblocks = cramfs_xip_pages(inode);
 	struct cramfs_xip_block prev;
 	u32 end, prev_end;
 	int err;
@@ -138,7 +138,7 @@ static int cramfs_xip_fiemap(struct inode *inode, struct fiemap_extent_info *fi,
 			     u64 len)
 {
 	/* A file is at most 16 MiB: u32 will do from here on. */
-	u32 size = i_size_read(inode), pos, last, bytes, e_pos = 0, e_phys = 0, e_len = 0;
+	u32 size = inode->i_size, pos, last, bytes, e_pos = 0, e_phys = 0, e_len = 0;
 	struct cramfs_xip_block b;
 	u32 flags, e_flags = 0;
 	bool exact, e_exact = false;
@@ -154,8 +154,10 @@ static int cramfs_xip_fiemap(struct inode *inode, struct fiemap_extent_info *fi,
 			return err;
 		if (!b.len)
 			continue;
+		/* In place needs a page-aligned physical address, not just image offset. */
 		flags = b.compressed ? FIEMAP_EXTENT_ENCODED :
-			b.direct && PAGE_ALIGNED(b.start) ? 0 : FIEMAP_EXTENT_NOT_ALIGNED;
+			b.direct && PAGE_ALIGNED(CRAMFS_XIP_SB(inode->i_sb)->phys + b.start) ? 0 :
+			FIEMAP_EXTENT_NOT_ALIGNED;
 		/* Only plain blocks that hold all their bytes follow one another. */
 		bytes = cramfs_xip_block_bytes(inode, pos >> PAGE_SHIFT);
 		exact = !b.compressed && b.len == bytes;
@@ -269,7 +271,7 @@ void __init cramfs_xip_zlib_init(void)
 	if (ok)
 		cramfs_xip_zlib_ws_size = part;
 	else
-		pr_warn("zlib workspace layout %s: each mount takes all %zu bytes\n",
+		pr_warn("zlib workspace layout %s: %zu bytes a mount\n",
 			ws ? "not as expected" : "not checked (no memory)", full);
 }
 
@@ -356,7 +358,7 @@ static int cramfs_xip_fill_page(struct inode *inode, struct page *page, pgoff_t 
 	int err = 0;
 
 	dst = cramfs_xip_compat_kmap(page);
-	if (index < DIV_ROUND_UP(i_size_read(inode), PAGE_SIZE)) {
+	if (index < cramfs_xip_pages(inode)) {
 		want = cramfs_xip_block_bytes(inode, index);
 		err = cramfs_xip_get_block(inode, index, &b);
 		if (err || !b.len)

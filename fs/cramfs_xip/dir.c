@@ -20,14 +20,13 @@ struct cramfs_xip_dirent {
 	u32 ino;			/* image offset of the entry */
 	u32 next;			/* position of the next entry in the directory */
 	/* The entry, copied here from a medium that is not memory-mapped. */
-	u8 buf[CRAMFS_XIP_INODE_SIZE + CRAMFS_XIP_MAXPATHLEN];
+	u8 buf[CRAMFS_XIP_INODE_SIZE + CRAMFS_XIP_MAXPATHLEN] __aligned(4);
 };
 
 /* Read and check the entry at @pos of directory @dir. */
 static int cramfs_xip_read_dirent(struct inode *dir, u32 pos, struct cramfs_xip_dirent *de)
 {
 	struct super_block *sb = dir->i_sb;
-	struct cramfs_xip_sb_info *sbi = CRAMFS_XIP_SB(sb);
 	u32 size = dir->i_size;
 	u32 off = CRAMFS_XIP_I(dir)->data_offset + pos;
 	const char *name;
@@ -41,7 +40,7 @@ static int cramfs_xip_read_dirent(struct inode *dir, u32 pos, struct cramfs_xip_
 	p = cramfs_xip_bytes(sb, off, min_t(u32, size - pos, sizeof(de->buf)), de->buf);
 	if (IS_ERR(p))
 		return PTR_ERR(p);
-	cramfs_xip_inode_decode(p, sbi->big_endian, &de->d);
+	cramfs_xip_inode_decode(p, CRAMFS_XIP_BIG, &de->d);
 	if (!de->d.namelen || de->d.namelen > size - pos - CRAMFS_XIP_INODE_SIZE)
 		goto bad;
 	name = (const char *)p + CRAMFS_XIP_INODE_SIZE;

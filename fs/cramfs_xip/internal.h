@@ -5,8 +5,10 @@
 #ifndef _CRAMFS_XIP_INTERNAL_H
 #define _CRAMFS_XIP_INTERNAL_H
 
+#include <linux/completion.h>
 #include <linux/err.h>
 #include <linux/fs.h>
+#include <linux/kobject.h>
 #include <linux/mutex.h>
 #include <linux/ratelimit.h>
 #include <linux/string.h>
@@ -66,8 +68,8 @@ enum cramfs_xip_source {
 };
 
 /*
- * The figures of a mount in /sys/fs/cramfs_xip/<s_id>/ (sysfs.c, where
- * built): counts since the mount, then what is mapped in place now.
+ * The figures of a mount in /sys/fs/cramfs_xip/<s_id>/stats (sysfs.c, where
+ * built): counts since the mount.
  */
 enum cramfs_xip_stat {
 	CRAMFS_XIP_DECOMPRESSED,	/* pages inflated into the page cache */
@@ -82,13 +84,13 @@ enum cramfs_xip_stat {
 	CRAMFS_XIP_WHY_TAIL,		/* the rest of its flash page is not zero */
 	CRAMFS_XIP_WHY_PAST_IMAGE,
 	CRAMFS_XIP_WHY_MEDIUM,		/* a medium that cannot be mapped */
-	CRAMFS_XIP_WHY_RECORDING,	/* executable, while the XIP profile records */
+	CRAMFS_XIP_WHY_TRACED,		/* mapped by a process being traced */
+	CRAMFS_XIP_WHY_WRITABLE,	/* a writable mapping: MMU only */
 	CRAMFS_XIP_NR_STATS,
-	/* Worked out when read: pages in place in live mappings, the RAM saved. */
-	CRAMFS_XIP_LIVE_WHOLE = CRAMFS_XIP_NR_STATS,
-	CRAMFS_XIP_LIVE_MIXED,
-	CRAMFS_XIP_LIVE_SAVED,
 };
+
+/* Images of the CPU's byte order only: the mount refuses the other. */
+#define CRAMFS_XIP_BIG	IS_ENABLED(CONFIG_CPU_BIG_ENDIAN)
 
 struct cramfs_xip_sb_info {
 	enum cramfs_xip_source on;	/* set before the superblock exists */
@@ -105,7 +107,6 @@ struct cramfs_xip_sb_info {
 	u32 flags;			/* CRAMFS_XIP_FLAG_* */
 	u32 blocks;
 	u32 files;
-	bool big_endian;
 	struct cramfs_xip_options opt;	/* as given at mount */
 
 	/* zlib: one workspace per mount, from its first compressed block to unmount. */
@@ -115,9 +116,11 @@ struct cramfs_xip_sb_info {
 	/* Messages an image can trigger are rate limited per mount. */
 	struct ratelimit_state ratelimit;
 
-	/* sysfs.c: /sys/fs/cramfs_xip/<s_id> and the XIP profile; NULL without. */
-	struct cramfs_xip_sysfs *sysfs;
 #if CRAMFS_XIP_HAS_SYSFS
+	/* sysfs.c: /sys/fs/cramfs_xip/<s_id>, if kobj_added; its release completes. */
+	struct kobject kobj;
+	struct completion kobj_released;
+	bool kobj_added;
 	atomic_long_t stats[CRAMFS_XIP_NR_STATS];
 #endif
 };
@@ -146,6 +149,15 @@ static inline struct cramfs_xip_inode_info *CRAMFS_XIP_I(struct inode *inode)
 	return container_of(inode, struct cramfs_xip_inode_info, vfs_inode);
 }
 
+/*
+ * A file's size in pages. The size is set once, at iget (the filesystem is
+ * read-only), and is at most 16 MiB: read without i_size_read()'s retries.
+ */
+static inline u32 cramfs_xip_pages(const struct inode *inode)
+{
+	return DIV_ROUND_UP((u32)inode->i_size, PAGE_SIZE);
+}
+
 /* Is [off, off + len) inside the image? Safe against overflow. */
 static inline bool cramfs_xip_in_image(struct super_block *sb, u32 off, u32 len)
 {
@@ -154,10 +166,21 @@ static inline bool cramfs_xip_in_image(struct super_block *sb, u32 off, u32 len)
 	return off <= size && len <= size - off;
 }
 
-__printf(3, 4) void _cramfs_xip_err(struct super_block *sb, const char *func,
-				    const char *fmt, ...);
-/* For anything an image can trigger: names the device and function, rate limited. */
-#define cramfs_xip_err(sb, fmt, ...) _cramfs_xip_err(sb, __func__, fmt, ##__VA_ARGS__)
+/**
+ * cramfs_xip_err() - report what an image (or a medium) did wrong: rate limited
+ * @sb: the mount, whose device the message names
+ * @fmt: the message
+ */
+__printf(2, 3) void cramfs_xip_err(struct super_block *sb, const char *fmt, ...);
+
+/**
+ * cramfs_xip_mount_err() - refuse a mount with a message naming its source
+ * @fc: the mount's context (NULL with the legacy mount API)
+ * @sb: the superblock, whose s_id names the source
+ * @fmt: the message
+ */
+__printf(3, 4) void cramfs_xip_mount_err(struct fs_context *fc, struct super_block *sb,
+					 const char *fmt, ...);
 
 const void *cramfs_xip_read_medium(struct super_block *sb, u32 off, u32 len, void *buf);
 
@@ -190,12 +213,12 @@ static inline int cramfs_xip_copy(struct super_block *sb, void *dst, u32 off, u3
 
 static inline int cramfs_xip_read32(struct super_block *sb, u32 off, u32 *val)
 {
-	u8 word[4];
+	u8 word[4] __aligned(4);
 	const void *p = cramfs_xip_bytes(sb, off, 4, word);
 
 	if (IS_ERR(p))
 		return PTR_ERR(p);
-	*val = cramfs_xip_get32(p, CRAMFS_XIP_SB(sb)->big_endian);
+	*val = cramfs_xip_get32(p, CRAMFS_XIP_BIG);
 	return 0;
 }
 
@@ -217,7 +240,6 @@ static inline const u8 *cramfs_xip_map(struct super_block *sb, u32 off, phys_add
 
 /* super.c: the rest of a mount, once a medium is open */
 int cramfs_xip_fill_common(struct super_block *sb, struct fs_context *fc);
-void cramfs_xip_init_sb(struct super_block *sb);
 
 /*
  * The media: each sets up sbi and calls cramfs_xip_fill_common(). The MTD
@@ -254,41 +276,17 @@ void cramfs_xip_zlib_exit(struct cramfs_xip_sb_info *sbi);
 /* xip.c */
 extern const struct file_operations cramfs_xip_file_fops;
 
-/* sysfs.c, where built (CRAMFS_XIP_HAS_SYSFS, only with an MMU) */
+/* sysfs.c, where built (CRAMFS_XIP_HAS_SYSFS) */
 #if CRAMFS_XIP_HAS_SYSFS
-#ifndef CONFIG_MMU
-#error "cramfs_xip: the XIP profile (CONFIG_CRAMFS_XIP_SYSFS) needs an MMU"
-#endif
 void cramfs_xip_sysfs_add(struct super_block *sb);
-void cramfs_xip_sysfs_del(struct super_block *sb);
+void cramfs_xip_sysfs_del(struct cramfs_xip_sb_info *sbi);
 int __init cramfs_xip_sysfs_init(void);
 void cramfs_xip_sysfs_exit(void);
-bool cramfs_xip_profile_mmap(struct file *file, struct vm_area_struct *vma);
-struct cramfs_xip_live *cramfs_xip_live_new(struct super_block *sb, unsigned long pages);
-void cramfs_xip_live_add(struct cramfs_xip_live *l, pgoff_t pgoff, u32 offset,
-			 unsigned long pages);
-void cramfs_xip_live_start(struct vm_area_struct *vma, struct cramfs_xip_live *l);
-void cramfs_xip_live_free(struct cramfs_xip_live *l);
 #else
 static inline void cramfs_xip_sysfs_add(struct super_block *sb) { }
-static inline void cramfs_xip_sysfs_del(struct super_block *sb) { }
+static inline void cramfs_xip_sysfs_del(struct cramfs_xip_sb_info *sbi) { }
 static inline int cramfs_xip_sysfs_init(void) { return 0; }
 static inline void cramfs_xip_sysfs_exit(void) { }
-static inline bool cramfs_xip_profile_mmap(struct file *file, struct vm_area_struct *vma)
-{
-	return false;
-}
-
-static inline struct cramfs_xip_live *cramfs_xip_live_new(struct super_block *sb,
-							  unsigned long pages)
-{
-	return NULL;
-}
-
-static inline void cramfs_xip_live_add(struct cramfs_xip_live *l, pgoff_t pgoff, u32 offset,
-				       unsigned long pages) { }
-static inline void cramfs_xip_live_start(struct vm_area_struct *vma, struct cramfs_xip_live *l) { }
-static inline void cramfs_xip_live_free(struct cramfs_xip_live *l) { }
 #endif
 
 #endif /* _CRAMFS_XIP_INTERNAL_H */

@@ -5,12 +5,17 @@
  * through physmap, mtd-rom, mtd-ram): the image is read in place and its
  * direct blocks can be mapped into user space. Without point (SPI NOR,
  * NAND, block2mtd) the image is read with mtd_read(), as romfs does, and
- * there is no execute-in-place; bad blocks and ECC are the MTD layer's.
+ * there is no execute-in-place. ECC is the MTD layer's: a read it corrected
+ * is good, one it could not is an error. mtd_read() does not skip bad
+ * blocks: on NAND, an image that spans one reads garbage there (put it on
+ * UBI, with ubiblock, instead).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/fs.h>
+#include <linux/mm.h>
 #include <linux/mtd/mtd.h>
+#include <linux/sched/task_stack.h>
 #include <linux/slab.h>
 #include "compat.h"
 #ifndef CRAMFS_XIP_COMPAT_LEGACY_MOUNT
@@ -35,18 +40,34 @@ static const struct cramfs_xip_medium cramfs_xip_mtd_nophys_medium = {
 	.release	= cramfs_xip_mtd_unpoint,
 };
 
+/*
+ * SPI NOR and NAND controllers may DMA straight into the buffer they are
+ * given: never a stack, a vmalloc'd or a highmem page's address, which
+ * cannot be mapped for DMA (on non-coherent ARM, a stack buffer shares
+ * cache lines with live data). Those reads go through a kmalloc()ed copy.
+ */
 static int cramfs_xip_mtd_read(struct super_block *sb, u32 off, u32 len, void *buf)
 {
+	bool bounce = !virt_addr_valid(buf) || object_is_on_stack(buf);
+	void *dst = bounce ? kmalloc(len, GFP_KERNEL) : buf;
 	size_t got = 0;
-	int err = mtd_read(sb->s_mtd, off, len, &got, buf);
+	int err;
 
+	if (!dst)
+		return -ENOMEM;
+	err = mtd_read(sb->s_mtd, off, len, &got, dst);
 	/* Bit flips that the ECC corrected leave the data good. */
 	if (mtd_is_bitflip(err))
 		err = 0;
+	if (bounce) {
+		if (!err)
+			memcpy(buf, dst, len);
+		kfree(dst);
+	}
 	if (!err && got == len)
 		return 0;
-	cramfs_xip_err(sb, "MTD read of %u bytes at %u failed: error %d, %zu bytes read", len, off,
-		       err, got);
+	cramfs_xip_err(sb, "mtd_read of %u bytes at %u: error %d, %zu read", len, off, err,
+		       got);
 	return -EIO;
 }
 
@@ -71,16 +92,17 @@ int cramfs_xip_fill_super_mtd(struct super_block *sb, struct fs_context *fc)
 	void *virt = NULL;
 	int err;
 
-	cramfs_xip_init_sb(sb);
 	snprintf(sb->s_id, sizeof(sb->s_id), "mtd:%s", mtd->name);
 
 	/*
 	 * Map the whole partition once; the image size is not known yet. A
 	 * driver may map less than asked (mtdram: only physically contiguous
-	 * pages): then the partition is read as if it had no point.
+	 * pages), or a partition start off a word boundary (which the MTD
+	 * layer allows, read-only): then the partition is read as if it had no
+	 * point, into aligned buffers (the module reads words with one load).
 	 */
 	err = mtd_point(mtd, 0, len, &sbi->medium_size, &virt, &sbi->phys);
-	if (!err && sbi->medium_size == len) {
+	if (!err && sbi->medium_size == len && IS_ALIGNED((uintptr_t)virt, 4)) {
 		/*
 		 * Some drivers set no physical address (mtd_point() leaves 0).
 		 * Without an MMU the kernel address is the physical one; with
@@ -103,7 +125,7 @@ int cramfs_xip_fill_super_mtd(struct super_block *sb, struct fs_context *fc)
 		return -EINVAL;
 	}
 	if (err != -EOPNOTSUPP)
-		pr_info("(%s): MTD point maps %zu of %zu bytes (%d): using mtd_read\n", sb->s_id,
+		pr_info("(%s): MTD point maps %zu of %zu bytes (%d): mtd_read\n", sb->s_id,
 			err ? 0 : sbi->medium_size, len, err);
 	sbi->medium = &cramfs_xip_mtd_read_medium;
 	sbi->medium_size = len;

@@ -8,43 +8,64 @@
 #include <linux/fs.h>
 #include <linux/io.h>
 #include <linux/ioport.h>
+#include <linux/of.h>
+#include <linux/of_address.h>
+#include <linux/of_platform.h>
+#include <linux/platform_device.h>
 #include "compat.h"
 #ifndef CRAMFS_XIP_COMPAT_LEGACY_MOUNT
 #include <linux/fs_context.h>
 #endif
 #include "internal.h"
 
-/* Records the end of the first memory resource found from the address on. */
-static int cramfs_xip_resource_end(struct resource *res, void *arg)
-{
-	struct resource *found = arg;
-
-	*found = *res;
-	return 1;
-}
-
+#ifdef CONFIG_OF
 /*
- * How many bytes from @phys on the image may occupy: size= if given, else
- * the extent of the memory resource (the flash's device-tree node) that
- * holds @phys. 0 if neither says: then nothing is mapped.
+ * The bytes from @phys to the end of the smallest reg of an enabled device
+ * tree node that holds it and that no driver is bound to, or 0. Such a
+ * node is in no resource of /proc/iomem (only drivers put their devices'
+ * regions there), and it is how a board describes flash that cramfs_xip
+ * mounts by address.
  */
-static u64 cramfs_xip_phys_window(struct cramfs_xip_sb_info *sbi)
+static phys_addr_t cramfs_xip_of_window(phys_addr_t phys)
 {
-	phys_addr_t phys = sbi->opt.physaddr;
-	resource_size_t last = phys + min_t(u64, U32_MAX - 1, (resource_size_t)~0 - phys);
-	struct resource found = {};
+	struct device_node *np;
+	struct resource r;
+	phys_addr_t window = 0;
+	int i;
 
-	if (sbi->opt.size)
-		return sbi->opt.size;
-	if (walk_iomem_res_desc(IORES_DESC_NONE, IORESOURCE_MEM, phys, last, &found,
-				cramfs_xip_resource_end) <= 0 || found.start != phys)
-		return 0;
-	return (u64)found.end - phys + 1;
+	for (np = of_find_all_nodes(NULL); np; np = of_find_all_nodes(np)) {
+		struct platform_device *pdev;
+		bool bound;
+
+		if (!of_device_is_available(np))
+			continue;
+		/* A driver's device may map its registers without claiming them. */
+		pdev = of_find_device_by_node(np);
+		bound = pdev && pdev->dev.driver;
+		if (pdev)
+			put_device(&pdev->dev);
+		if (bound)
+			continue;
+		for (i = 0; !of_address_to_resource(np, i, &r); i++)
+			if (resource_type(&r) == IORESOURCE_MEM && r.start <= phys && phys <= r.end &&
+			    (!window || r.end - phys + 1 < window))
+				window = r.end - phys + 1;
+	}
+	return window;
 }
+#else
+static phys_addr_t cramfs_xip_of_window(phys_addr_t phys)
+{
+	return 0;
+}
+#endif
 
 static void cramfs_xip_phys_release(struct super_block *sb)
 {
-	memunmap((void *)CRAMFS_XIP_SB(sb)->virt);
+	struct cramfs_xip_sb_info *sbi = CRAMFS_XIP_SB(sb);
+
+	memunmap((void *)sbi->virt);
+	release_mem_region(sbi->phys, sbi->medium_size);
 }
 
 static const struct cramfs_xip_medium cramfs_xip_phys_medium = {
@@ -57,80 +78,94 @@ static const struct cramfs_xip_medium cramfs_xip_phys_medium = {
  * @sb: the new superblock, its info holding the options
  * @fc: the mount's context, for messages (NULL with the legacy mount API)
  *
- * The window the image may occupy is bounded first (size=, or the memory
- * resource holding the address), so that neither a corrupt size field nor
- * a direct pointer can reach past the flash; then the first page is mapped
- * to read the image's size, then the whole image. Nothing the kernel uses
- * as RAM may be mapped.
+ * Refused on a locked-down kernel, as /dev/mem is. The image must lie in one
+ * memory region that no driver and no other mount has claimed, up to its
+ * end (or to size=, which may only make it smaller), so that neither a
+ * corrupt size field nor a direct pointer can reach past the flash. The
+ * region is a resource in /proc/iomem (a device a board file registered),
+ * or else a device tree node's reg that no driver has claimed. Claiming the
+ * first page finds it: request_mem_region() goes down into unclaimed
+ * resources and fails on claimed ones, and the new region's parent is the
+ * resource that holds it. The page tells the image's size, and the claim
+ * grows to the image (adjust_resource() fails where another claim is in the
+ * way). Nothing the kernel uses as RAM, and nothing a driver has claimed,
+ * may be mapped.
  *
  * Return: 0, or a negative error with a message.
  */
 int cramfs_xip_fill_super_phys(struct super_block *sb, struct fs_context *fc)
 {
 	struct cramfs_xip_sb_info *sbi = CRAMFS_XIP_SB(sb);
-	phys_addr_t phys = sbi->opt.physaddr;
+	phys_addr_t phys = sbi->opt.physaddr;	/* nonzero and page-aligned: parsed so */
 	u32 size = 0, off, magic, flags;
+	struct resource *claim;
+	phys_addr_t window;
 	const u8 *first;
-	u64 window;
 	void *virt;
+	int err = -EINVAL;
 
-	cramfs_xip_init_sb(sb);
 	snprintf(sb->s_id, sizeof(sb->s_id), "physaddr:%pa", &phys);
-	if (!phys || !PAGE_ALIGNED(phys)) {
-		errorfc(fc, "physaddr=%pa: must be a nonzero multiple of the page size (%lu)",
-			&phys, PAGE_SIZE);
-		return -EINVAL;
+	if (cramfs_xip_compat_locked_down()) {
+		cramfs_xip_mount_err(fc, sb, "the kernel is locked down");
+		return -EPERM;
 	}
-	window = cramfs_xip_phys_window(sbi);
-	if (!window) {
-		errorfc(fc, "physaddr=%pa: no memory resource holds this address: give the flash's size with size=",
-			&phys);
-		return -EINVAL;
-	}
-	if (window < PAGE_SIZE || window - 1 > (phys_addr_t)~0 - phys) {
-		errorfc(fc, "physaddr=%pa: a %llu-byte window there does not fit", &phys,
-			window);
-		return -EINVAL;
-	}
-	if (region_intersects(phys, window, IORESOURCE_SYSTEM_RAM, IORES_DESC_NONE) !=
+	if (region_intersects(phys, PAGE_SIZE, IORESOURCE_SYSTEM_RAM, IORES_DESC_NONE) !=
 	    REGION_DISJOINT) {
-		errorfc(fc, "physaddr=%pa: is System RAM, not an image in flash", &phys);
+		cramfs_xip_mount_err(fc, sb, "is System RAM");
 		return -EINVAL;
 	}
-
+	claim = request_mem_region(phys, PAGE_SIZE, "cramfs_xip");
+	if (!claim)
+		goto busy;
+	window = claim->parent != &iomem_resource ? claim->parent->end - phys + 1 :
+		 cramfs_xip_of_window(phys);
+	if (window < PAGE_SIZE) {
+		cramfs_xip_mount_err(fc, sb, "not in a device tree node or memory resource");
+		goto release;
+	}
 	first = memremap(phys, PAGE_SIZE, MEMREMAP_WB);
-	if (!first) {
-		errorfc(fc, "physaddr=%pa: cannot map it", &phys);
-		return -EINVAL;
-	}
+	if (!first)
+		goto nomap;
 	for (off = 0; off <= CRAMFS_XIP_PAD_SIZE; off += CRAMFS_XIP_PAD_SIZE) {
-		magic = cramfs_xip_get32(first + off, IS_ENABLED(CONFIG_CPU_BIG_ENDIAN));
-		flags = cramfs_xip_get32(first + off + 8, IS_ENABLED(CONFIG_CPU_BIG_ENDIAN));
+		magic = cramfs_xip_get32(first + off, CRAMFS_XIP_BIG);
+		flags = cramfs_xip_get32(first + off + 8, CRAMFS_XIP_BIG);
 		if (magic == CRAMFS_XIP_MAGIC && (flags & CRAMFS_XIP_FLAG_FSID_VERSION_2)) {
-			size = cramfs_xip_get32(first + off + 4, IS_ENABLED(CONFIG_CPU_BIG_ENDIAN));
+			size = cramfs_xip_get32(first + off + 4, CRAMFS_XIP_BIG);
 			break;
 		}
 	}
 	memunmap((void *)first);
 	if (!size) {
-		errorfc(fc, "physaddr=%pa: no cramfs image with a size in its superblock there",
-			&phys);
-		return -EINVAL;
+		cramfs_xip_mount_err(fc, sb, "no cramfs image (version 2) there");
+		goto release;
 	}
-	if (size < CRAMFS_XIP_SUPER_SIZE || PAGE_ALIGN((u64)size) > window) {
-		errorfc(fc, "physaddr=%pa: the image claims %u bytes, the flash there has %llu (%s)",
-			&phys, size, window, sbi->opt.size ? "size=" : "its memory resource");
-		return -EINVAL;
+	/* Up to 4 GiB less a page: PAGE_ALIGN(size) stays a u32. */
+	if (size < CRAMFS_XIP_SUPER_SIZE || size > (u32)PAGE_MASK || sbi->opt.size > window ||
+	    PAGE_ALIGN(size) > (sbi->opt.size ?: window)) {
+		cramfs_xip_mount_err(fc, sb, "%u-byte image, size=%llu, %llu bytes of flash there",
+				     size, sbi->opt.size, (u64)window);
+		goto release;
 	}
-
+	if (adjust_resource(claim, phys, PAGE_ALIGN(size))) {
+		release_mem_region(phys, PAGE_SIZE);
+		goto busy;
+	}
 	virt = memremap(phys, PAGE_ALIGN(size), MEMREMAP_WB);
-	if (!virt) {
-		errorfc(fc, "physaddr=%pa: cannot map %u bytes", &phys, size);
-		return -ENOMEM;
-	}
+	if (!virt)
+		goto nomap;
+	/* From here on, the release gives back the mapping and the claim. */
 	sbi->medium = &cramfs_xip_phys_medium;
 	sbi->virt = virt;
 	sbi->phys = phys;
-	sbi->medium_size = size;
+	sbi->medium_size = PAGE_ALIGN(size);
 	return cramfs_xip_fill_common(sb, fc);
+busy:
+	cramfs_xip_mount_err(fc, sb, "in use (/proc/iomem)");
+	return -EBUSY;
+nomap:
+	cramfs_xip_mount_err(fc, sb, "cannot map it");
+	err = -ENOMEM;
+release:
+	release_mem_region(claim->start, resource_size(claim));
+	return err;
 }

@@ -26,7 +26,7 @@
 
 static struct kmem_cache *cramfs_xip_inode_cachep;
 
-void _cramfs_xip_err(struct super_block *sb, const char *func, const char *fmt, ...)
+void cramfs_xip_err(struct super_block *sb, const char *fmt, ...)
 {
 	struct va_format vaf;
 	va_list args;
@@ -36,7 +36,19 @@ void _cramfs_xip_err(struct super_block *sb, const char *func, const char *fmt, 
 	va_start(args, fmt);
 	vaf.fmt = fmt;
 	vaf.va = &args;
-	pr_err("(%s): %s: %pV\n", sb->s_id, func, &vaf);
+	pr_err("(%s): %pV\n", sb->s_id, &vaf);
+	va_end(args);
+}
+
+void cramfs_xip_mount_err(struct fs_context *fc, struct super_block *sb, const char *fmt, ...)
+{
+	struct va_format vaf;
+	va_list args;
+
+	va_start(args, fmt);
+	vaf.fmt = fmt;
+	vaf.va = &args;
+	errorfc(fc, "%s: %pV", sb->s_id, &vaf);
 	va_end(args);
 }
 
@@ -152,8 +164,7 @@ static int cramfs_xip_remount_check(struct fs_context *fc, struct super_block *s
 	else if (new->size && new->size != cur->size)
 		what = "change size=";
 	if (what) {
-		errorfc(fc, "%s: remount cannot %s: unmount and mount with it", sb->s_id,
-			what);
+		cramfs_xip_mount_err(fc, sb, "remount cannot %s: unmount and mount with it", what);
 		return -EINVAL;
 	}
 	sync_filesystem(sb);
@@ -200,8 +211,7 @@ static int cramfs_xip_check_crc(struct super_block *sb, struct fs_context *fc, u
 	void *buf;
 
 	if (!(sbi->flags & CRAMFS_XIP_FLAG_FSID_VERSION_2)) {
-		errorfc(fc, "%s: crc requested, but the image has no CRC (old format)",
-			sb->s_id);
+		cramfs_xip_mount_err(fc, sb, "crc: the image has no CRC (old format)");
 		return -EINVAL;
 	}
 	buf = kmalloc(PAGE_SIZE, GFP_KERNEL);
@@ -219,18 +229,19 @@ static int cramfs_xip_check_crc(struct super_block *sb, struct fs_context *fc, u
 		if (IS_ERR(p))
 			goto read_error;
 		crc = crc32_le(crc, p, len);
+		/* Up to 4 GiB on a kernel that may not preempt: let others run. */
+		cond_resched();
 	}
 	kfree(buf);
 	crc ^= ~0U;
 	if (crc != stored) {
-		errorfc(fc, "%s: CRC mismatch: image says %#x, contents give %#x",
-			sb->s_id, stored, crc);
+		cramfs_xip_mount_err(fc, sb, "bad CRC %#x, the image says %#x", crc, stored);
 		return -EUCLEAN;
 	}
 	return 0;
 read_error:
+	/* The read said what failed. */
 	kfree(buf);
-	errorfc(fc, "%s: cannot read the image to check its CRC", sb->s_id);
 	return PTR_ERR(p);
 }
 
@@ -243,9 +254,9 @@ static int cramfs_xip_read_super(struct super_block *sb, struct fs_context *fc,
 				 struct cramfs_xip_dinode *root)
 {
 	struct cramfs_xip_sb_info *sbi = CRAMFS_XIP_SB(sb);
-	const int big = IS_ENABLED(CONFIG_CPU_BIG_ENDIAN);
+	const int big = CRAMFS_XIP_BIG;
 	const u8 *p, *super = NULL;
-	u8 buf[CRAMFS_XIP_SUPER_SIZE];
+	u8 buf[CRAMFS_XIP_SUPER_SIZE] __aligned(4);
 	u32 magic, offsets[] = { 0, CRAMFS_XIP_PAD_SIZE };
 	int i;
 
@@ -253,14 +264,12 @@ static int cramfs_xip_read_super(struct super_block *sb, struct fs_context *fc,
 		if (sbi->medium_size < offsets[i] + CRAMFS_XIP_SUPER_SIZE)
 			break;
 		p = cramfs_xip_bytes(sb, offsets[i], CRAMFS_XIP_SUPER_SIZE, buf);
-		if (IS_ERR(p)) {
-			errorfc(fc, "%s: cannot read the superblock", sb->s_id);
-			return PTR_ERR(p);
-		}
+		if (IS_ERR(p))
+			return PTR_ERR(p);	/* the read said what failed */
 		magic = cramfs_xip_get32(p, big);
 		if (magic == CRAMFS_XIP_MAGIC_SWAPPED) {
-			errorfc(fc, "%s: image is %s-endian, this kernel reads %s-endian ones",
-				sb->s_id, big ? "little" : "big", big ? "big" : "little");
+			cramfs_xip_mount_err(fc, sb, "image is %s-endian, the kernel %s-endian",
+					     big ? "little" : "big", big ? "big" : "little");
 			return -EINVAL;
 		}
 		if (magic == CRAMFS_XIP_MAGIC) {
@@ -271,15 +280,14 @@ static int cramfs_xip_read_super(struct super_block *sb, struct fs_context *fc,
 	}
 	if (!super) {
 		/* Said even when silent: mount -t cramfs on the wrong partition deserves a word. */
-		errorfc(fc, "%s: no cramfs image here (wrong magic)", sb->s_id);
+		cramfs_xip_mount_err(fc, sb, "no cramfs image (wrong magic)");
 		return -EINVAL;
 	}
 
-	sbi->big_endian = big;
 	sbi->flags = cramfs_xip_get32(super + 8, big);
 	if (sbi->flags & ~CRAMFS_XIP_SUPPORTED_FLAGS) {
-		errorfc(fc, "%s: unsupported image features %#x", sb->s_id,
-			sbi->flags & ~CRAMFS_XIP_SUPPORTED_FLAGS);
+		cramfs_xip_mount_err(fc, sb, "unsupported image features %#x",
+				     sbi->flags & ~CRAMFS_XIP_SUPPORTED_FLAGS);
 		return -EINVAL;
 	}
 	if (sbi->flags & CRAMFS_XIP_FLAG_FSID_VERSION_2) {
@@ -287,13 +295,12 @@ static int cramfs_xip_read_super(struct super_block *sb, struct fs_context *fc,
 		sbi->blocks = cramfs_xip_get32(super + 40, big);
 		sbi->files = cramfs_xip_get32(super + 44, big);
 		if (sbi->size > sbi->medium_size) {
-			errorfc(fc, "%s: image (%u bytes) is larger than the %s (%zu bytes)",
-				sb->s_id, sbi->size, sbi->medium->name, sbi->medium_size);
+			cramfs_xip_mount_err(fc, sb, "%u-byte image in a %zu-byte %s", sbi->size,
+					     sbi->medium_size, sbi->medium->name);
 			return -EINVAL;
 		}
 		if (sbi->size < sbi->super_offset + CRAMFS_XIP_SUPER_SIZE) {
-			errorfc(fc, "%s: image size %u is smaller than its superblock",
-				sb->s_id, sbi->size);
+			cramfs_xip_mount_err(fc, sb, "bad image size %u", sbi->size);
 			return -EINVAL;
 		}
 	} else {
@@ -302,27 +309,21 @@ static int cramfs_xip_read_super(struct super_block *sb, struct fs_context *fc,
 	}
 
 	cramfs_xip_inode_decode(super + CRAMFS_XIP_SUPER_SIZE - CRAMFS_XIP_INODE_SIZE, big, root);
-	if (!S_ISDIR(root->mode)) {
-		errorfc(fc, "%s: root inode is not a directory", sb->s_id);
+	/*
+	 * A directory, with entries or none (size 0) where a writer puts them,
+	 * inside the image.
+	 */
+	if (!S_ISDIR(root->mode) || (!root->offset && root->size) ||
+	    (root->offset && !(sbi->flags & CRAMFS_XIP_FLAG_SHIFTED_ROOT_OFFSET) &&
+	     root->offset != sbi->super_offset + CRAMFS_XIP_SUPER_SIZE &&
+	     root->offset != CRAMFS_XIP_PAD_SIZE + CRAMFS_XIP_SUPER_SIZE) ||
+	    !cramfs_xip_in_image(sb, root->offset, root->size)) {
+		cramfs_xip_mount_err(fc, sb, "bad root directory (mode %#o, %u bytes at %u)",
+				     root->mode, root->size, root->offset);
 		return -EINVAL;
 	}
 	/* mkcramfs stores the root with odd permissions; every reader fixes them so. */
 	root->mode |= 0555;
-	if (root->offset == 0) {
-		if (root->size) {
-			errorfc(fc, "%s: root directory has a size but no entries", sb->s_id);
-			return -EINVAL;
-		}
-	} else if (!(sbi->flags & CRAMFS_XIP_FLAG_SHIFTED_ROOT_OFFSET) &&
-		   root->offset != sbi->super_offset + CRAMFS_XIP_SUPER_SIZE &&
-		   root->offset != CRAMFS_XIP_PAD_SIZE + CRAMFS_XIP_SUPER_SIZE) {
-		errorfc(fc, "%s: bad root directory offset %u", sb->s_id, root->offset);
-		return -EINVAL;
-	}
-	if (!cramfs_xip_in_image(sb, root->offset, root->size)) {
-		errorfc(fc, "%s: root directory lies outside the image", sb->s_id);
-		return -EINVAL;
-	}
 	if (sbi->opt.crc)
 		return cramfs_xip_check_crc(sb, fc,
 					    cramfs_xip_get32(super + CRAMFS_XIP_SUPER_CRC_OFFSET, big));
@@ -343,11 +344,16 @@ int cramfs_xip_fill_common(struct super_block *sb, struct fs_context *fc)
 	struct inode *inode;
 	int err;
 
+	sb->s_flags |= SB_RDONLY;
+	sb->s_op = &cramfs_xip_sops;
+	sb->s_magic = CRAMFS_XIP_MAGIC;
+	cramfs_xip_compat_no_times(sb);
+	sb->s_maxbytes = CRAMFS_XIP_MAX_FILE_SIZE;
 	if (sbi->opt.strict && (sbi->medium->no_xip ||
 				(IS_ENABLED(CONFIG_MMU) && !PAGE_ALIGNED(sbi->phys)))) {
-		errorfc(fc, "%s: strict: no execute-in-place on this medium: %s",
-			sb->s_id, sbi->medium->no_xip ? sbi->medium->no_xip :
-			"it does not start on a page boundary");
+		cramfs_xip_mount_err(fc, sb, "strict: no execute-in-place on this medium: %s",
+				     sbi->medium->no_xip ? sbi->medium->no_xip :
+				     "it does not start on a page boundary");
 		return -EINVAL;
 	}
 	/* Until the superblock says how large the image is: the whole medium. */
@@ -372,19 +378,6 @@ int cramfs_xip_fill_common(struct super_block *sb, struct fs_context *fc)
 			sb->s_id, sbi->size, sbi->medium->name,
 			sbi->opt.crc ? ", CRC checked" : "", sbi->medium->no_xip);
 	return 0;
-}
-
-/**
- * cramfs_xip_init_sb() - what every cramfs_xip superblock has, whatever the medium
- * @sb: a new superblock
- */
-void cramfs_xip_init_sb(struct super_block *sb)
-{
-	sb->s_flags |= SB_RDONLY;
-	sb->s_op = &cramfs_xip_sops;
-	sb->s_magic = CRAMFS_XIP_MAGIC;
-	cramfs_xip_compat_no_times(sb);
-	sb->s_maxbytes = CRAMFS_XIP_MAX_FILE_SIZE;
 }
 
 #if IS_ENABLED(CONFIG_MTD)
@@ -439,7 +432,7 @@ static int cramfs_xip_source(struct fs_context *fc, const char *source)
 		named ? "this kernel has no MTD" :
 		!IS_ENABLED(CONFIG_BLOCK) ? "this kernel has no block devices" :
 		"this cramfs_xip is built without block devices (CONFIG_CRAMFS_XIP_BLOCKDEV)",
-		CRAMFS_XIP_PHYSADDR ? ": mount with -o physaddr=<address of the image>" : "");
+		CRAMFS_XIP_PHYSADDR ? " (or -o physaddr=)" : "");
 	return -EINVAL;
 }
 
@@ -457,9 +450,9 @@ static void cramfs_xip_kill_sb(struct super_block *sb)
 	 * opened: from 6.6 on, get_tree_bdev() makes the superblock (with the
 	 * device's number, not an anonymous one) before it opens the device.
 	 */
-	/* Its name in /sys/fs/cramfs_xip goes while its s_id is still its own. */
+	/* Its directory in /sys/fs/cramfs_xip goes first, so that its name is free. */
 	if (sbi)
-		cramfs_xip_sysfs_del(sb);
+		cramfs_xip_sysfs_del(sbi);
 	if (cramfs_xip_on_mtd(sb))
 		generic_shutdown_super(sb);
 	else if (CRAMFS_XIP_BLOCKDEV && sbi && sbi->on == CRAMFS_XIP_ON_BDEV)
@@ -501,8 +494,9 @@ static int cramfs_xip_parse_option(struct fs_context *fc, struct cramfs_xip_opti
 		return -EINVAL;
 	}
 	if (!strcmp(key, "physaddr")) {
-		if (!value || kstrtou64(value, 0, &v) || !v || v != (phys_addr_t)v) {
-			errorfc(fc, "physaddr=%s: not a nonzero physical address",
+		if (!value || kstrtou64(value, 0, &v) || !v || v != (phys_addr_t)v ||
+		    !PAGE_ALIGNED(v)) {
+			errorfc(fc, "physaddr=%s: not a nonzero page-aligned address",
 				value ? value : "");
 			return -EINVAL;
 		}
@@ -512,7 +506,7 @@ static int cramfs_xip_parse_option(struct fs_context *fc, struct cramfs_xip_opti
 	if (!strcmp(key, "size")) {
 		v = value && *value ? memparse(value, &end) : 0;
 		if (!v || *end || !PAGE_ALIGNED(v) || v > U32_MAX) {
-			errorfc(fc, "size=%s: not a nonzero multiple of the page size up to 4G",
+			errorfc(fc, "size=%s: not a nonzero page multiple up to 4G",
 				value ? value : "");
 			return -EINVAL;
 		}
@@ -526,7 +520,7 @@ static int cramfs_xip_parse_option(struct fs_context *fc, struct cramfs_xip_opti
 static int cramfs_xip_check_options(struct fs_context *fc, const struct cramfs_xip_options *opt)
 {
 	if (opt->size && !opt->physaddr) {
-		errorfc(fc, "size= bounds a physaddr= mount: give physaddr= too");
+		errorfc(fc, "size= goes with physaddr=");
 		return -EINVAL;
 	}
 	return 0;
@@ -606,8 +600,7 @@ static int cramfs_xip_get_tree(struct fs_context *fc)
 	if (refused) {
 		struct super_block *sb = fc->root->d_sb;
 
-		errorfc(fc, "%s: already mounted without %s: unmount it first", sb->s_id,
-			refused);
+		cramfs_xip_mount_err(fc, sb, "already mounted without %s: unmount it first", refused);
 		dput(fc->root);
 		fc->root = NULL;
 		deactivate_locked_super(sb);
@@ -734,8 +727,8 @@ static struct dentry *cramfs_xip_mount(struct file_system_type *fs_type, int fla
 	if (refused) {
 		struct super_block *sb = root->d_sb;
 
-		pr_err("cramfs: %s: already mounted without %s: unmount it first\n", sb->s_id,
-		       refused);
+		cramfs_xip_mount_err(NULL, sb, "already mounted without %s: unmount it first",
+				     refused);
 		dput(root);
 		deactivate_locked_super(sb);
 		root = ERR_PTR(-EBUSY);
@@ -792,7 +785,7 @@ static int __init cramfs_xip_init(void)
 		err = register_filesystem(&cramfs_xip_fs_type);
 	if (err) {
 		if (err == -EBUSY)
-			pr_err("another filesystem named \"cramfs\" is registered (mainline cramfs?)\n");
+			pr_err("\"cramfs\" is registered already (mainline cramfs?)\n");
 		cramfs_xip_sysfs_exit();
 		kmem_cache_destroy(cramfs_xip_inode_cachep);
 	}

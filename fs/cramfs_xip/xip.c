@@ -17,86 +17,61 @@
 
 #include <linux/fs.h>
 #include <linux/mm.h>
-#include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include "internal.h"
 
-static bool verbose_xip;
-module_param(verbose_xip, bool, 0644);
-MODULE_PARM_DESC(verbose_xip, "log how each mmap of a file was served (in place, mixed, page cache)");
-
-#define cramfs_xip_note(file, fmt, ...)						\
-	do {									\
-		if (verbose_xip)						\
-			pr_info_ratelimited("%pD: " fmt "\n", file, ##__VA_ARGS__); \
-	} while (0)
-
 /*
  * Where page @index of @inode lies in the image, if it can be mapped in
- * place. Everything is checked against the image here, so that nothing
- * outside it can ever reach a page table. With an MMU the block must also
- * fill a page-aligned flash page, zero past the file's tail; without one a
- * mapping is an address, so any direct plain block in the image will do.
+ * place; if not, *@why says why: a CRAMFS_XIP_WHY_*, or CRAMFS_XIP_NR_STATS
+ * for a page outside the file or a bad block pointer (whose read fails with
+ * the image's message). Everything is checked against the image here, so
+ * that nothing outside it can ever reach a page table. With an MMU the
+ * block must also fill a page-aligned flash page, zero past the file's
+ * tail; without one a mapping is an address, so any direct plain block in
+ * the image will do. Runs of whole pages are found from the pointer words
+ * alone (cramfs_xip_run_length()); a run's first page, the file's last and
+ * a fault come here.
  */
-static bool cramfs_xip_page(struct inode *inode, pgoff_t index, u32 *offset)
+static bool cramfs_xip_page(struct inode *inode, pgoff_t index, u32 *offset,
+			    enum cramfs_xip_stat *why)
 {
 	struct super_block *sb = inode->i_sb;
-	struct cramfs_xip_sb_info *sbi = CRAMFS_XIP_SB(sb);
-	u32 nblocks = DIV_ROUND_UP(i_size_read(inode), PAGE_SIZE);
 	struct cramfs_xip_block b;
 	const u8 *virt;
 	phys_addr_t phys;
-	u32 ptr;
 
-	/* Without extended pointers no block is direct (data.c refuses their flags). */
-	if (index >= nblocks || !(sbi->flags & CRAMFS_XIP_FLAG_EXT_BLOCK_POINTERS))
+	*why = CRAMFS_XIP_WHY_MEDIUM;
+	if (!CRAMFS_XIP_SB(sb)->xip)
 		return false;
-	/*
-	 * A whole page (not the file's last) of a mapped image, the case of
-	 * every page of program text: the pointer word must say direct and
-	 * plain, and the page lie inside the image, page-aligned in flash.
-	 * That is what cramfs_xip_get_block() and the checks below come to
-	 * for it, in a few steps per page (an exec maps hundreds); the pointer
-	 * table itself was checked against the image at iget. Anything else,
-	 * or a pointer that fails, takes the full path, which says what is wrong.
-	 */
-	if (sbi->xip && index + 1 < nblocks) {
-		ptr = cramfs_xip_get32(sbi->virt + CRAMFS_XIP_I(inode)->data_offset + index * 4,
-				       sbi->big_endian);
-		if ((ptr & CRAMFS_XIP_BLK_FLAGS) != CRAMFS_XIP_BLK_FLAGS)
-			return false;
-		b.start = (ptr & ~CRAMFS_XIP_BLK_FLAGS) << CRAMFS_XIP_BLK_DIRECT_PTR_SHIFT;
-		if (cramfs_xip_in_image(sb, b.start, PAGE_SIZE) &&
-		    (!IS_ENABLED(CONFIG_MMU) || PAGE_ALIGNED(sbi->phys + b.start))) {
-			*offset = b.start;
-			return true;
-		}
-	}
-	if (cramfs_xip_get_block(inode, index, &b) || !b.direct || b.compressed)
+	*why = CRAMFS_XIP_NR_STATS;
+	if (index >= cramfs_xip_pages(inode) ||
+	    cramfs_xip_get_block(inode, index, &b))
 		return false;
+	*why = !b.len ? CRAMFS_XIP_WHY_HOLE : b.compressed ? CRAMFS_XIP_WHY_COMPRESSED :
+	       CRAMFS_XIP_WHY_UNALIGNED;
 	virt = cramfs_xip_map(sb, b.start, &phys);
-	if (!virt)
+	if (!b.len || b.compressed || !b.direct ||
+	    (IS_ENABLED(CONFIG_MMU) && !PAGE_ALIGNED(phys)))
 		return false;
-	if (IS_ENABLED(CONFIG_MMU) &&
-	    (!PAGE_ALIGNED(phys) || !cramfs_xip_in_image(sb, b.start, PAGE_SIZE) ||
-	     (b.len < PAGE_SIZE && memchr_inv(virt + b.len, 0, PAGE_SIZE - b.len))))
-		return false;
+	if (IS_ENABLED(CONFIG_MMU)) {
+		*why = CRAMFS_XIP_WHY_PAST_IMAGE;
+		if (!cramfs_xip_in_image(sb, b.start, PAGE_SIZE))
+			return false;
+		*why = CRAMFS_XIP_WHY_TAIL;
+		if (b.len < PAGE_SIZE && memchr_inv(virt + b.len, 0, PAGE_SIZE - b.len))
+			return false;
+	}
 	*offset = b.start;
 	return true;
 }
 
-/*
- * A walk over consecutive pages of a file that decodes each block once:
- * @run pages from @pgoff on lie in place one after the other from @offset;
- * the page that ended the run is @next_ok (at @next_offset) or not.
- */
+/* @run pages from @pgoff on lie in place one after the other from @offset. */
 struct cramfs_xip_run {
 	pgoff_t pgoff;
 	unsigned long run;
 	u32 offset;
-	bool next_ok;
-	u32 next_offset;
+	enum cramfs_xip_stat why;	/* with no run: why the first page is not in place */
 };
 
 /*
@@ -112,7 +87,7 @@ static unsigned long cramfs_xip_run_length(struct inode *inode, struct cramfs_xi
 					   unsigned long pages)
 {
 	struct cramfs_xip_sb_info *sbi = CRAMFS_XIP_SB(inode->i_sb);
-	u32 nblocks = DIV_ROUND_UP(i_size_read(inode), PAGE_SIZE);
+	u32 nblocks = cramfs_xip_pages(inode);
 	const u8 *ptrs;
 	unsigned long n, limit;
 	u32 first;
@@ -120,11 +95,11 @@ static unsigned long cramfs_xip_run_length(struct inode *inode, struct cramfs_xi
 	if (!sbi->xip || r->pgoff + 1 >= nblocks)
 		return 1;
 	ptrs = sbi->virt + CRAMFS_XIP_I(inode)->data_offset + r->pgoff * 4;
-	first = cramfs_xip_get32(ptrs, sbi->big_endian);
+	first = cramfs_xip_get32(ptrs, CRAMFS_XIP_BIG);
 	limit = min3(pages, (unsigned long)(nblocks - 1 - r->pgoff),
 		     (unsigned long)(sbi->size - r->offset) >> PAGE_SHIFT);
 	for (n = 1; n < limit; n++)
-		if (cramfs_xip_get32(ptrs + n * 4, sbi->big_endian) !=
+		if (cramfs_xip_get32(ptrs + n * 4, CRAMFS_XIP_BIG) !=
 		    first + (n << (PAGE_SHIFT - CRAMFS_XIP_BLK_DIRECT_PTR_SHIFT)))
 			break;
 	return n;
@@ -134,68 +109,54 @@ static unsigned long cramfs_xip_run_length(struct inode *inode, struct cramfs_xi
 static void cramfs_xip_find_run(struct inode *inode, struct cramfs_xip_run *r,
 				unsigned long pages)
 {
+	enum cramfs_xip_stat why;
 	u32 off;
 
-	r->next_ok = false;
 	r->run = 0;
-	if (!pages || !cramfs_xip_page(inode, r->pgoff, &r->offset))
+	if (!cramfs_xip_page(inode, r->pgoff, &r->offset, &r->why))
 		return;
-	for (r->run = cramfs_xip_run_length(inode, r, pages); r->run < pages; r->run++) {
-		if (!cramfs_xip_page(inode, r->pgoff + r->run, &off))
+	for (r->run = cramfs_xip_run_length(inode, r, pages); r->run < pages; r->run++)
+		if (!cramfs_xip_page(inode, r->pgoff + r->run, &off, &why) ||
+		    off != r->offset + r->run * PAGE_SIZE)
 			return;
-		if (off != r->offset + r->run * PAGE_SIZE) {
-			r->next_ok = true;
-			r->next_offset = off;
-			return;
-		}
-	}
 }
 
 #ifdef CONFIG_MMU
 
 /*
- * Why page @index of @inode (inside the file) is not mapped in place:
- * a CRAMFS_XIP_WHY_*, or CRAMFS_XIP_NR_STATS for a bad block pointer (its
- * read fails with the image's message).
+ * One model for every mapping that holds a page in place: VM_MIXEDMAP, its
+ * pages in place inserted at mmap, the others read into the page cache at
+ * fault. Nothing about a mapping is kept anywhere: what each page is comes
+ * from the image, at mmap and at any later fault (after MADV_DONTNEED), so
+ * fork, split, mremap and exit need nothing from the filesystem. Such
+ * mappings are VM_SPECIAL and are never merged, which nothing here relies
+ * on.
+ *
+ * They are VM_IO too, which keeps get_user_pages() off them, as off
+ * mainline's: a page in place has no struct page, and a write that ptrace
+ * forced into it would have the kernel copy the page from the faulting
+ * address in the debugger's own address space. A debugger still reads
+ * and writes a program it runs: a process being traced when it maps a file
+ * (a program started under gdb, strace or gdbserver) gets its mappings
+ * from the page cache, which ptrace reads, and writes to as a copy of its
+ * own. 32-bit ARM never asks a mapping's ->access instead
+ * (CONFIG_HAVE_IOREMAP_PROT), so nothing else would do there.
  */
-static enum cramfs_xip_stat cramfs_xip_why_not(struct inode *inode, pgoff_t index)
-{
-	struct super_block *sb = inode->i_sb;
-	struct cramfs_xip_block b;
-
-	if (!CRAMFS_XIP_SB(sb)->xip)
-		return CRAMFS_XIP_WHY_MEDIUM;
-	if (cramfs_xip_get_block(inode, index, &b))
-		return CRAMFS_XIP_NR_STATS;
-	if (!b.len)
-		return CRAMFS_XIP_WHY_HOLE;
-	if (b.compressed)
-		return CRAMFS_XIP_WHY_COMPRESSED;
-	if (!b.direct || !PAGE_ALIGNED(CRAMFS_XIP_SB(sb)->phys + b.start))
-		return CRAMFS_XIP_WHY_UNALIGNED;
-	if (!cramfs_xip_in_image(sb, b.start, PAGE_SIZE))
-		return CRAMFS_XIP_WHY_PAST_IMAGE;
-	return CRAMFS_XIP_WHY_TAIL;
-}
 
 /*
- * -o strict: page @index of @file is in a mapping but not mapped in place.
- * If the image stores the page for execute-in-place (direct, plain and
- * page-aligned: the mount checked that the image is), the mmap fails with
- * -EINVAL and a line naming file, page and reason; a compressed page, a
- * hole or a plain block elsewhere may come from RAM. 0 if the mapping may
- * go on.
+ * -o strict: page @index of @file is in a mapping but not mapped in place,
+ * for reason @why. If the image stores the page for execute-in-place
+ * (direct, plain and page-aligned: the mount checked that the image is),
+ * the mmap fails with -EINVAL and a line naming file, page and reason; a
+ * compressed page, a hole or a plain block elsewhere may come from RAM. 0
+ * if the mapping may go on.
  */
-static int cramfs_xip_strict(struct file *file, pgoff_t index)
+static int cramfs_xip_strict(struct file *file, pgoff_t index, enum cramfs_xip_stat why)
 {
-	struct inode *inode = file_inode(file);
-	struct super_block *sb = inode->i_sb;
-	enum cramfs_xip_stat why;
+	struct super_block *sb = file_inode(file)->i_sb;
 
-	if (!CRAMFS_XIP_SB(sb)->opt.strict)
-		return 0;
-	why = cramfs_xip_why_not(inode, index);
-	if (why != CRAMFS_XIP_WHY_TAIL && why != CRAMFS_XIP_WHY_PAST_IMAGE)
+	if (!CRAMFS_XIP_SB(sb)->opt.strict ||
+	    (why != CRAMFS_XIP_WHY_TAIL && why != CRAMFS_XIP_WHY_PAST_IMAGE))
 		return 0;
 	cramfs_xip_err(sb, "strict: %pD: page %lu is stored for execute-in-place, but %s", file,
 		       index, why == CRAMFS_XIP_WHY_TAIL ?
@@ -203,104 +164,114 @@ static int cramfs_xip_strict(struct file *file, pgoff_t index)
 	return -EINVAL;
 }
 
-static int cramfs_xip_insert(struct vm_area_struct *vma, unsigned long i, phys_addr_t phys)
+static vm_fault_t cramfs_xip_insert(struct vm_area_struct *vma, unsigned long addr, u32 offset)
 {
-	vm_fault_t vmf = cramfs_xip_compat_insert_mixed(vma, vma->vm_start + (i << PAGE_SHIFT),
-							phys);
-
-	return vmf & VM_FAULT_ERROR ? vm_fault_to_errno(vmf, 0) : 0;
+	return cramfs_xip_compat_insert_mixed(vma, addr, CRAMFS_XIP_SB(file_inode(vma->vm_file)->i_sb)->phys +
+					      offset);
 }
 
-/* A mixed mapping: flash pages now, the others from the page cache on fault. */
-static int cramfs_xip_mmap_mixed(struct file *file, struct vm_area_struct *vma,
-				 struct cramfs_xip_run *r, unsigned long pages)
+/*
+ * A page of the mapping that is not (or no longer) in its page table, after
+ * MADV_DONTNEED or a truncation of the page tables: in place again if the
+ * image stores it so, else from the page cache. A write fault copies the
+ * page from the page cache directly (in place, the write would fault again
+ * to copy it). There is no fault-around (->map_pages): it would map a copy
+ * of the page that the page cache happens to hold instead of the flash.
+ */
+static vm_fault_t cramfs_xip_fault(struct vm_fault *vmf)
 {
-	struct inode *inode = file_inode(file);
-	struct cramfs_xip_sb_info *sbi = CRAMFS_XIP_SB(inode->i_sb);
-	struct cramfs_xip_live *l = NULL;
-	unsigned long i, mapped = 0, out = pages;
+	struct inode *inode = file_inode(vmf->vma->vm_file);
+	enum cramfs_xip_stat why;
 	u32 offset;
-	int ret = 0;
+	vm_fault_t ret;
 
-	for (i = 0; i < pages && !ret; i++) {
-		if (i < r->run) {
-			offset = r->offset + i * PAGE_SIZE;
-		} else if (i == r->run && r->next_ok) {
-			offset = r->next_offset;
-		} else if (i == r->run || !cramfs_xip_page(inode, vma->vm_pgoff + i, &offset)) {
-			out = min(out, i);
-			ret = cramfs_xip_strict(file, vma->vm_pgoff + i);
-			continue;
-		}
-		if (!mapped++) {
-			cramfs_xip_compat_vm_flags_set(vma, VM_MIXEDMAP);
-			l = cramfs_xip_live_new(inode->i_sb, pages - i);
-		}
-		ret = cramfs_xip_insert(vma, i, sbi->phys + offset);
-		cramfs_xip_live_add(l, vma->vm_pgoff + i, offset, 1);
-	}
-	if (ret) {
-		cramfs_xip_live_free(l);
-		return ret;
-	}
-	cramfs_xip_count(sbi, mapped ? CRAMFS_XIP_MMAP_MIXED : CRAMFS_XIP_MMAP_PAGE_CACHE, 1);
-	if (CRAMFS_XIP_HAS_SYSFS && out < pages) {
-		enum cramfs_xip_stat why = cramfs_xip_why_not(inode, vma->vm_pgoff + out);
-
-		if (why != CRAMFS_XIP_NR_STATS)
-			cramfs_xip_count(sbi, why, 1);
-	}
-	cramfs_xip_live_start(vma, l);
-	cramfs_xip_note(file, "%lu of %lu pages from offset %lu mapped in place, the rest from the page cache",
-			mapped, vma_pages(vma), vma->vm_pgoff);
-	return 0;
+	if (vmf->flags & FAULT_FLAG_WRITE || !cramfs_xip_page(inode, vmf->pgoff, &offset, &why))
+		return filemap_fault(vmf);
+	ret = cramfs_xip_insert(vmf->vma, vmf->address & PAGE_MASK, offset);
+	return ret & VM_FAULT_ERROR ? ret : VM_FAULT_NOPAGE;
 }
+
+static const struct vm_operations_struct cramfs_xip_vm_ops = {
+	.fault		= cramfs_xip_fault,
+};
 
 static int cramfs_xip_mmap(struct file *file, struct vm_area_struct *vma)
 {
 	struct inode *inode = file_inode(file);
 	struct cramfs_xip_sb_info *sbi = CRAMFS_XIP_SB(inode->i_sb);
-	unsigned long pages = vma_pages(vma), file_pages;
-	struct cramfs_xip_run r = { .pgoff = vma->vm_pgoff };
-	struct cramfs_xip_live *l;
+	unsigned long pages = vma_pages(vma), file_pages, i, n, mapped = 0, out;
+	struct cramfs_xip_run r = { .run = 0 };
+	enum cramfs_xip_stat why = CRAMFS_XIP_NR_STATS;
+	vm_fault_t vmf;
 	int ret;
 
 	/* Also refuses shared writable mappings: nothing is ever written to flash. */
 	ret = generic_file_readonly_mmap(file, vma);
-	if (ret || cramfs_xip_profile_mmap(file, vma))
+	if (ret)
 		return ret;
 
 	/*
 	 * Only the file's pages are looked at; a fault past its end gets
 	 * SIGBUS. A medium that cannot be mapped (the mount said so) leaves
-	 * every page to the page cache.
+	 * every page to the page cache, and so do a traced process and a
+	 * writable mapping (a program's data): a debugger, a core dump and
+	 * get_user_pages() reach their pages, which VM_IO would keep from them.
+	 * A mapping made writable later (mprotect()) copies each page from
+	 * flash as it is written.
 	 */
-	file_pages = DIV_ROUND_UP(i_size_read(inode), PAGE_SIZE);
-	if (vma->vm_pgoff >= file_pages || !cramfs_xip_map(inode->i_sb, 0, NULL)) {
+	file_pages = cramfs_xip_pages(inode);
+	if (!cramfs_xip_map(inode->i_sb, 0, NULL))
+		why = CRAMFS_XIP_WHY_MEDIUM;
+	else if (current->ptrace)
+		why = CRAMFS_XIP_WHY_TRACED;
+	else if (vma->vm_flags & VM_WRITE)
+		why = CRAMFS_XIP_WHY_WRITABLE;
+	if (vma->vm_pgoff >= file_pages || why != CRAMFS_XIP_NR_STATS) {
 		cramfs_xip_count(sbi, CRAMFS_XIP_MMAP_PAGE_CACHE, 1);
 		if (vma->vm_pgoff < file_pages)
-			cramfs_xip_count(sbi, CRAMFS_XIP_WHY_MEDIUM, 1);
+			cramfs_xip_count(sbi, why, 1);
 		return 0;
 	}
 	pages = min(pages, file_pages - vma->vm_pgoff);
+	out = pages;
 
-	cramfs_xip_find_run(inode, &r, pages);
-	if (r.run != vma_pages(vma))
-		return cramfs_xip_mmap_mixed(file, vma, &r, pages);
 	/*
-	 * The whole mapping from flash. For a private mapping,
-	 * remap_pfn_range() records the physical page number in vm_pgoff,
-	 * which is what /proc/PID/maps then shows.
+	 * The pages in place, run by run: where one run of consecutive flash
+	 * pages ends, the next page starts the next run or is left to the
+	 * page cache (and -o strict may refuse the mapping for it).
 	 */
-	ret = remap_pfn_range(vma, vma->vm_start, (sbi->phys + r.offset) >> PAGE_SHIFT,
-			      pages << PAGE_SHIFT, vma->vm_page_prot);
-	if (ret)
-		return ret;
-	cramfs_xip_count(sbi, CRAMFS_XIP_MMAP_WHOLE, 1);
-	l = cramfs_xip_live_new(inode->i_sb, 1);
-	cramfs_xip_live_add(l, r.pgoff, r.offset, pages);
-	cramfs_xip_live_start(vma, l);
-	cramfs_xip_note(file, "%lu pages at %pa+%#x mapped in place", pages, &sbi->phys, r.offset);
+	for (i = 0; i < pages; i += max(r.run, 1UL)) {
+		r.pgoff = vma->vm_pgoff + i;
+		cramfs_xip_find_run(inode, &r, pages - i);
+		if (!r.run) {
+			if (out == pages) {
+				out = i;
+				why = r.why;
+			}
+			ret = cramfs_xip_strict(file, r.pgoff, r.why);
+			if (ret)
+				return ret;
+			continue;
+		}
+		if (!mapped) {
+			cramfs_xip_compat_vm_flags_set(vma, VM_MIXEDMAP | VM_IO);
+			vma->vm_ops = &cramfs_xip_vm_ops;
+		}
+		for (n = 0; n < r.run; n++) {
+			vmf = cramfs_xip_insert(vma, vma->vm_start + ((i + n) << PAGE_SHIFT),
+						r.offset + n * PAGE_SIZE);
+			if (vmf & VM_FAULT_ERROR)
+				return vm_fault_to_errno(vmf, 0);
+		}
+		mapped += r.run;
+	}
+	if (!mapped)
+		cramfs_xip_count(sbi, CRAMFS_XIP_MMAP_PAGE_CACHE, 1);
+	else
+		cramfs_xip_count(sbi, mapped < vma_pages(vma) ? CRAMFS_XIP_MMAP_MIXED :
+				 CRAMFS_XIP_MMAP_WHOLE, 1);
+	if (why != CRAMFS_XIP_NR_STATS)
+		cramfs_xip_count(sbi, why, 1);
 	return 0;
 }
 
@@ -393,6 +364,33 @@ static bool cramfs_xip_direct_busy(unsigned long start)
 	return busy;
 }
 
+/*
+ * The mapping of @pages pages from @pgoff of @file cannot be the flash
+ * itself: only @run of them from the first lie in one run there, in the
+ * mapped flash. -ENOSYS has the kernel copy it to RAM, unless -o strict
+ * refuses that for a first page the image stores for execute-in-place.
+ */
+static unsigned long cramfs_xip_nommu_copy(struct file *file, pgoff_t pgoff,
+					   unsigned long pages, unsigned long run)
+{
+	struct inode *inode = file_inode(file);
+	struct cramfs_xip_sb_info *sbi = CRAMFS_XIP_SB(inode->i_sb);
+	enum cramfs_xip_stat stat;
+	u32 off;
+
+	cramfs_xip_count(sbi, CRAMFS_XIP_MMAP_PAGE_CACHE, 1);
+	/* A page in place but not next to its neighbours has no reason of its own. */
+	if (CRAMFS_XIP_HAS_SYSFS && run < pages &&
+	    !cramfs_xip_page(inode, pgoff + run, &off, &stat) && stat != CRAMFS_XIP_NR_STATS)
+		cramfs_xip_count(sbi, stat, 1);
+	if (run && sbi->opt.strict) {
+		cramfs_xip_err(inode->i_sb, "strict: %pD: pages %lu-%lu are stored for execute-in-place, but not as one run",
+			       file, pgoff, pgoff + pages - 1);
+		return -EINVAL;
+	}
+	return -ENOSYS;
+}
+
 static unsigned long cramfs_xip_get_unmapped_area(struct file *file, unsigned long addr,
 						  unsigned long len, unsigned long pgoff,
 						  unsigned long flags)
@@ -400,29 +398,28 @@ static unsigned long cramfs_xip_get_unmapped_area(struct file *file, unsigned lo
 	struct inode *inode = file_inode(file);
 	struct cramfs_xip_sb_info *sbi = CRAMFS_XIP_SB(inode->i_sb);
 	unsigned long pages = DIV_ROUND_UP(len, PAGE_SIZE);
-	unsigned long max = DIV_ROUND_UP(i_size_read(inode), PAGE_SIZE);
+	unsigned long max = cramfs_xip_pages(inode);
 	struct cramfs_xip_run r = { .pgoff = pgoff };
 
 	if (pgoff >= max || pages > max - pgoff)
 		return -EINVAL;
 	cramfs_xip_find_run(inode, &r, pages);
 	/*
-	 * -ENOSYS: not mappable in place; the kernel then makes a RAM copy.
 	 * The mapping's last bytes past the file's end must still lie in the
 	 * mapped flash.
 	 */
-	if (r.run != pages || len > sbi->medium_size - r.offset) {
-		cramfs_xip_note(file, "pages %lu-%lu not in place: copied to RAM", pgoff,
-				pgoff + pages - 1);
-		return -ENOSYS;
-	}
+	if (r.run != pages || len > sbi->medium_size - r.offset)
+		return cramfs_xip_nommu_copy(file, pgoff, pages, r.run);
+	/*
+	 * In place, but a region of another file (whose data mkcramfs stored
+	 * once for both) or of another length starts there: a RAM copy, which
+	 * -o strict allows, the image being as it should.
+	 */
 	if (cramfs_xip_direct_busy(sbi->phys + r.offset)) {
-		cramfs_xip_note(file, "pages %lu-%lu: a mapping starts there: RAM copy",
-				pgoff, pgoff + pages - 1);
+		cramfs_xip_count(sbi, CRAMFS_XIP_MMAP_PAGE_CACHE, 1);
 		return -ENOSYS;
 	}
-	cramfs_xip_note(file, "%lu pages mapped in place at %#lx", pages,
-			(unsigned long)(sbi->phys + r.offset));
+	cramfs_xip_count(sbi, CRAMFS_XIP_MMAP_WHOLE, 1);
 	return sbi->phys + r.offset;
 }
 

@@ -71,3 +71,17 @@ mtdnum() { grep -F "\"$1\"" /proc/mtd | cut -d: -f1 | sed 's/^mtd//'; }
 same_manifest() {
 	/tests/manifest.sh "$2" 255 > /tmp/manifest.now && diff "$1" /tmp/manifest.now
 }
+
+# page_phys PID HEXADDR: the physical address (hex, 8 digits) that PID's page
+# at HEXADDR maps, from /proc/PID/pagemap (root only), or "none". A page in
+# place maps the flash itself; the offset column of /proc/PID/maps is the
+# file offset, whatever serves the page.
+page_phys() {
+	_e=$(dd if=/proc/$1/pagemap bs=8 skip=$((0x$2 / 4096)) count=1 2> /dev/null |
+		od -An -t x8 | tr -d ' ')
+	if [ -z "$_e" ] || [ $((0x$_e >> 63 & 1)) = 0 ] || [ $((0x$_e & 0x7fffffffffffff)) = 0 ]; then
+		echo none
+	else
+		printf '%08x\n' $(((0x$_e & 0x7fffffffffffff) * 4096))
+	fi
+}

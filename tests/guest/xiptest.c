@@ -27,6 +27,24 @@
  *                                 processes for SECONDS
  *   xiptest lease FILE            take a read lease on FILE (F_SETLEASE, as
  *                                 Samba and NFS servers do) and give it back
+ *   xiptest phys PID ADDR         print the physical address that PID's page
+ *                                 at ADDR (hex) maps (/proc/PID/pagemap), or
+ *                                 "none"
+ *   xiptest dontneed FILE         map FILE privately, touch it, drop every
+ *                                 page with MADV_DONTNEED, and check that it
+ *                                 reads the file's bytes again, each page at
+ *                                 the physical address it had
+ *   xiptest debug PROG LO HI      a debugger's work on PROG (a copy of this
+ *                                 program): ptrace reads of its text return
+ *                                 the file's bytes, a breakpoint written with
+ *                                 PTRACE_POKETEXT stops it with SIGTRAP there
+ *                                 and it runs on once the word is back; the
+ *                                 write costs it one private page, and
+ *                                 another process runs PROG meanwhile with
+ *                                 that page in place: at a physical address
+ *                                 from LO to HI (hex), the flash
+ *   xiptest target [SECONDS]      what debug runs: call bp_target() a few
+ *                                 times, then sleep SECONDS
  *
  * Exit status 0 when the check holds; the reason is printed otherwise.
  */
@@ -35,11 +53,14 @@
 #include <fcntl.h>
 #include <setjmp.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/ptrace.h>
 #include <sys/stat.h>
+#include <sys/user.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -90,39 +111,48 @@ static unsigned char *map(const char *path, size_t *len, int prot, int flags)
 	return p == MAP_FAILED ? NULL : p;
 }
 
-static int cmp(const char *file, const char *ref)
+/* @file's bytes through mmap() (and with @by_read, read()) against @ref's. */
+static int cmp(const char *file, const char *ref, int by_read)
 {
-	size_t flen, rlen, mlen, i;
-	unsigned char *r = slurp(ref, &rlen), *f = slurp(file, &flen), *m;
+	size_t flen = 0, rlen, mlen, i;
+	unsigned char *r = slurp(ref, &rlen), *f = by_read ? slurp(file, &flen) : NULL, *m;
 
-	if (!r || !f)
+	if (!r || (by_read && !f))
 		return fail("read");
-	if (flen != rlen || memcmp(f, r, rlen))
+	if (by_read && (flen != rlen || memcmp(f, r, rlen)))
 		return fail("read() differs from the reference");
 	m = map(file, &mlen, PROT_READ, MAP_PRIVATE);
 	if (!m)
 		return fail("mmap");
+	if (mlen != rlen)
+		return fail("the file's size differs from the reference's");
 	for (i = 0; i < rlen; i++) {
 		if (m[i] != r[i]) {
 			fprintf(stderr, "xiptest: mapping differs at byte %zu\n", i);
 			return 1;
 		}
 	}
-	printf("%zu bytes equal through read() and mmap()\n", rlen);
+	printf("%zu bytes equal through %smmap()\n", rlen, by_read ? "read() and " : "");
 	return 0;
 }
 
-static int cow(const char *file)
+/*
+ * Write every byte of a private mapping of @file, mapped writable (from the
+ * page cache) or, with @later, read-only (in place) and then made writable
+ * with mprotect(), which copies each page from flash as it is written.
+ */
+static int cow_one(const char *file, const unsigned char *orig, size_t rlen, int later)
 {
-	size_t len, rlen, i;
-	unsigned char *orig = slurp(file, &rlen), *m = map(file, &len, PROT_READ | PROT_WRITE,
-							   MAP_PRIVATE);
-	unsigned char *again;
+	unsigned char *m, *again;
+	size_t len, i;
 	int status;
 	pid_t pid;
 
-	if (!orig || !m)
-		return fail("read or mmap");
+	m = map(file, &len, later ? PROT_READ : PROT_READ | PROT_WRITE, MAP_PRIVATE);
+	if (!m || len != rlen)
+		return fail("mmap");
+	if (later && mprotect(m, len, PROT_READ | PROT_WRITE))
+		return fail("mprotect(PROT_WRITE)");
 	for (i = 0; i < len; i++)
 		m[i] = (unsigned char)~orig[i];
 	for (i = 0; i < len; i++)
@@ -137,12 +167,25 @@ static int cow(const char *file)
 	if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
 	    WEXITSTATUS(status))
 		return fail("a second mapping in another process sees the writes");
-	free(orig);
-	again = slurp(file, &rlen);
-	for (i = 0; i < len; i++)
-		if (again[i] != (unsigned char)~m[i])
-			return fail("read() of the file sees the writes");
-	printf("%zu bytes written privately; file and other mappings unchanged\n", len);
+	again = slurp(file, &len);
+	if (!again || len != rlen || memcmp(again, orig, len))
+		return fail("read() of the file sees the writes");
+	free(again);
+	munmap(m, len);
+	return 0;
+}
+
+static int cow(const char *file)
+{
+	size_t rlen;
+	unsigned char *orig = slurp(file, &rlen);
+
+	if (!orig)
+		return fail("read");
+	if (cow_one(file, orig, rlen, 0) || cow_one(file, orig, rlen, 1))
+		return 1;
+	printf("%zu bytes written privately, mapped writable and made writable; file and other mappings unchanged\n",
+	       rlen);
 	return 0;
 }
 
@@ -190,6 +233,26 @@ static int remapped(const char *file)
 	return 0;
 }
 
+/* The physical address PID's page at ADDR maps (pagemap), or 0. */
+static unsigned long long phys_of(pid_t pid, unsigned long addr)
+{
+	char path[64];
+	unsigned long long e = 0;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/pagemap", (int)pid);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return 0;
+	if (pread(fd, &e, 8, (off_t)(addr / 4096) * 8) != 8)
+		e = 0;
+	close(fd);
+	/* Bit 63: present; bits 0-54: the page frame (root only). */
+	if (!(e >> 63) || !(e & ((1ULL << 55) - 1)))
+		return 0;
+	return (e & ((1ULL << 55) - 1)) * 4096;
+}
+
 static int maps(const char *file)
 {
 	size_t len;
@@ -213,6 +276,7 @@ static int maps(const char *file)
 		if (in && (strchr(line, '/') || !strncmp(line, "Rss:", 4)))
 			fputs(line, stdout);
 	}
+	printf("phys %08llx\n", phys_of(getpid(), (unsigned long)m));
 	return 0;
 }
 
@@ -484,10 +548,208 @@ static int lease(const char *path)
 	return 0;
 }
 
+static int phys(const char *pid, const char *addr)
+{
+	unsigned long long p = phys_of(atoi(pid), strtoul(addr, NULL, 16));
+
+	if (p)
+		printf("%08llx\n", p);
+	else
+		printf("none\n");
+	return 0;
+}
+
+static int dontneed(const char *path)
+{
+	size_t len, rlen, i, pages;
+	unsigned char *orig = slurp(path, &rlen);
+	volatile unsigned char *m = map(path, &len, PROT_READ, MAP_PRIVATE);
+	unsigned long long *before;
+	unsigned char sum = 0;
+
+	if (!orig || !m)
+		return fail(path);
+	pages = (len + 4095) / 4096;
+	before = calloc(pages, sizeof(*before));
+	for (i = 0; i < len; i++)
+		sum += m[i];
+	for (i = 0; i < pages; i++)
+		before[i] = phys_of(getpid(), (unsigned long)m + i * 4096);
+	if (madvise((void *)m, len, MADV_DONTNEED))
+		return fail("madvise(MADV_DONTNEED)");
+	for (i = 0; i < len; i++)
+		if (m[i] != orig[i])
+			return fail("the mapping after MADV_DONTNEED");
+	for (i = 0; i < pages; i++) {
+		if (phys_of(getpid(), (unsigned long)m + i * 4096) != before[i]) {
+			fprintf(stderr, "xiptest: page %zu at %llx before MADV_DONTNEED, %llx after\n",
+				i, before[i], phys_of(getpid(), (unsigned long)m + i * 4096));
+			return 1;
+		}
+	}
+	printf("%zu pages read again after MADV_DONTNEED, each where it was (%d)\n", pages, sum);
+	return 0;
+}
+
+/* What a debugger stops at: called by "xiptest target". */
+int __attribute__((noinline)) bp_target(int x)
+{
+	__asm__ volatile("" ::: "memory");
+	return x + 1;
+}
+
+static int target(const char *seconds)
+{
+	int i, n = 0;
+
+	for (i = 0; i < 3; i++)
+		n = bp_target(n);
+	if (seconds)
+		sleep(atoi(seconds));
+	return n == 3 ? 0 : 1;
+}
+
+/* The r-xp mapping of PROG in PID: its start and file offset. */
+static int text_of(pid_t pid, const char *prog, unsigned long *start, unsigned long *offset)
+{
+	char path[64], line[512];
+	unsigned long a, b, off;
+	char perms[8];
+	FILE *f;
+	int found = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	f = fopen(path, "r");
+	while (f && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%lx-%lx %7s %lx", &a, &b, perms, &off) == 4 &&
+		    !strcmp(perms, "r-xp") && strstr(line, prog)) {
+			*start = a;
+			*offset = off;
+			found = 1;
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
+	return found;
+}
+
+/* The kB of one field of PID's smaps for the mapping at START. */
+static long smaps_kb(pid_t pid, unsigned long start, const char *field)
+{
+	char path[64], line[256];
+	unsigned long a;
+	long v = -1;
+	int in = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/smaps", (int)pid);
+	f = fopen(path, "r");
+	while (f && fgets(line, sizeof(line), f)) {
+		if (strchr(line, '-') && sscanf(line, "%lx-", &a) == 1 && strchr(line, ' ') >
+		    strchr(line, '-')) {
+			if (in)
+				break;
+			in = a == start;
+		} else if (in && !strncmp(line, field, strlen(field))) {
+			v = atol(line + strlen(field) + 1);
+		}
+	}
+	if (f)
+		fclose(f);
+	return v;
+}
+
+static int debug(const char *prog, const char *lo, const char *hi)
+{
+	unsigned long addr = (unsigned long)bp_target & ~1UL, start, offset, word, bkpt;
+	unsigned long long flash, other;
+	struct user_regs regs;
+	int status, fd;
+	pid_t pid, pid2;
+	long rss, rss2;
+	uint32_t file_word;
+	off_t foff;
+
+	pid = fork();
+	if (pid == 0) {
+		ptrace(PTRACE_TRACEME, 0, NULL, NULL);
+		execl(prog, prog, "target", (char *)NULL);
+		_exit(127);
+	}
+	/* Stopped at its exec. */
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFSTOPPED(status))
+		return fail("the traced program did not stop at exec");
+	if (!text_of(pid, prog, &start, &offset))
+		return fail("no r-xp mapping of the program");
+	foff = addr - start + offset;
+	fd = open(prog, O_RDONLY);
+	if (fd < 0 || pread(fd, &file_word, 4, foff) != 4)
+		return fail("read the program");
+	errno = 0;
+	word = ptrace(PTRACE_PEEKTEXT, pid, (void *)addr, NULL);
+	if (errno)
+		return fail("PTRACE_PEEKTEXT");
+	if ((uint32_t)word != file_word) {
+		fprintf(stderr, "xiptest: PEEKTEXT %#lx: %08lx, the file has %08x\n", addr,
+			word, file_word);
+		return 1;
+	}
+	flash = phys_of(pid, addr);
+	rss = smaps_kb(pid, start, "Anonymous:");
+	/* ARM's breakpoint for ptrace: an undefined instruction the kernel traps. */
+	bkpt = (unsigned long)bp_target & 1 ? (word & ~0xffffUL) | 0xde01 : 0xe7f001f0;
+	if (ptrace(PTRACE_POKETEXT, pid, (void *)addr, (void *)bkpt))
+		return fail("PTRACE_POKETEXT");
+	errno = 0;
+	if ((uint32_t)ptrace(PTRACE_PEEKTEXT, pid, (void *)addr, NULL) != (uint32_t)bkpt || errno)
+		return fail("PEEKTEXT after POKETEXT does not read the breakpoint");
+	rss2 = smaps_kb(pid, start, "Anonymous:");
+	/* Another process runs the same text meanwhile, from where it was. */
+	pid2 = fork();
+	if (pid2 == 0) {
+		execl(prog, prog, "target", "2", (char *)NULL);
+		_exit(127);
+	}
+	usleep(500000);
+	other = phys_of(pid2, addr);
+	if (waitpid(pid2, &status, 0) != pid2 || !WIFEXITED(status) || WEXITSTATUS(status))
+		return fail("another process running the program meanwhile did not exit 0");
+	if (ptrace(PTRACE_CONT, pid, NULL, NULL))
+		return fail("PTRACE_CONT");
+	if (waitpid(pid, &status, 0) != pid || !WIFSTOPPED(status) || WSTOPSIG(status) != SIGTRAP)
+		return fail("the traced program did not stop with SIGTRAP at the breakpoint");
+	if (ptrace(PTRACE_GETREGS, pid, NULL, &regs))
+		return fail("PTRACE_GETREGS");
+	if ((regs.uregs[15] & ~1UL) != addr) {
+		fprintf(stderr, "xiptest: stopped at %#lx, not at the breakpoint %#lx\n",
+			regs.uregs[15], addr);
+		return 1;
+	}
+	if (ptrace(PTRACE_POKETEXT, pid, (void *)addr, (void *)word))
+		return fail("PTRACE_POKETEXT of the original word");
+	if (ptrace(PTRACE_CONT, pid, NULL, NULL))
+		return fail("PTRACE_CONT");
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status))
+		return fail("the program did not run on to exit 0 once the word was back");
+	if (pread(fd, &file_word, 4, foff) != 4 || file_word != (uint32_t)word)
+		return fail("the file changed");
+	close(fd);
+	printf("peek %08lx = file, breakpoint at %#lx hit; its page at %llx, another process's at %llx; private %ld kB before the write, %ld after\n",
+	       word, addr, flash, other, rss, rss2);
+	if (other < strtoull(lo, NULL, 16) || other >= strtoull(hi, NULL, 16))
+		return fail("the other process's page is not in place");
+	if (rss2 - rss != 4)
+		return fail("the write did not cost exactly one private page");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 4 && !strcmp(argv[1], "cmp"))
-		return cmp(argv[2], argv[3]);
+		return cmp(argv[2], argv[3], 1);
+	if (argc == 4 && !strcmp(argv[1], "mapcmp"))
+		return cmp(argv[2], argv[3], 0);
 	if (argc == 3 && !strcmp(argv[1], "cow"))
 		return cow(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "fork"))
@@ -510,6 +772,14 @@ int main(int argc, char **argv)
 		return split(argv[2], argv[3]);
 	if (argc == 3 && !strcmp(argv[1], "lease"))
 		return lease(argv[2]);
-	fprintf(stderr, "usage: xiptest cmp|cow|fork|mremap|maps|sharedwrite|touch|bigmap|seekdir|hold|split|lease FILE [REF]\n");
+	if (argc == 4 && !strcmp(argv[1], "phys"))
+		return phys(argv[2], argv[3]);
+	if (argc == 3 && !strcmp(argv[1], "dontneed"))
+		return dontneed(argv[2]);
+	if (argc == 5 && !strcmp(argv[1], "debug"))
+		return debug(argv[2], argv[3], argv[4]);
+	if (argc >= 2 && !strcmp(argv[1], "target"))
+		return target(argc > 2 ? argv[2] : NULL);
+	fprintf(stderr, "usage: xiptest cmp|mapcmp|cow|fork|mremap|maps|sharedwrite|touch|bigmap|seekdir|hold|split|lease|phys|dontneed|debug|target FILE [REF]\n");
 	return 2;
 }

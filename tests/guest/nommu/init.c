@@ -21,7 +21,7 @@
  * The RESULT lines each kind of boot prints at least (the host fails a boot
  * that printed fewer): keep them in step with the checks below.
  */
-#define CHECKS_MODULE_BOOT	55
+#define CHECKS_MODULE_BOOT	61
 #define CHECKS_ROOT_BOOT	12
 
 __attribute__((used)) void init_main(long *sp);
@@ -65,6 +65,44 @@ static int same_file(const char *path, const char *ref, char *a, char *b)
 		if (a[i] != b[i])
 			return 0;
 	return 1;
+}
+
+/*
+ * Mainline cramfs's known misreading (user guide, "Behaviour compared with
+ * mainline cramfs"): a file whose size is a multiple of the page size and
+ * whose last block is stored plain behind a direct pointer reads its last
+ * page as zeros. True if @path reads as @ref but for that.
+ */
+static int last_page_zeros(const char *path, const char *ref, char *a, char *b)
+{
+	long n = read_file(path, a, BUF), m = read_file(ref, b, BUF), i;
+
+	if (n < 4096 || n != m || n % 4096)
+		return 0;
+	for (i = 0; i < n - 4096; i++)
+		if (a[i] != b[i])
+			return 0;
+	for (; i < n; i++)
+		if (a[i])
+			return 0;
+	return 1;
+}
+
+/*
+ * Start @prog with vfork: the child shares this stack until it execs, so
+ * it runs only this function's few instructions (a caller's loop could
+ * spill its state to the stack, and the child would change it under the
+ * parent). Returns the child's pid, or a negative error.
+ */
+static __attribute__((noinline)) long spawn(const char *prog, char **argv, char **envp)
+{
+	long pid = sys0(__NR_vfork);
+
+	if (pid == 0) {
+		sys3(__NR_execve, prog, argv, envp);
+		sys1(__NR_exit, 127);
+	}
+	return pid;
 }
 
 /* mmap @path: where it lands, and whether its bytes are @ref's. */
@@ -129,11 +167,7 @@ static long run_many(const char *prog, const char *where, int k, int *all_ok, ch
 		argv[2] = secs;
 		argv[3] = 0;
 		envp[0] = 0;
-		pids[i] = sys0(__NR_vfork);
-		if (pids[i] == 0) {
-			sys3(__NR_execve, prog, argv, envp);
-			sys1(__NR_exit, 127);
-		}
+		pids[i] = spawn(prog, argv, envp);
 	}
 	sleep_s(1);
 	after = meminfo("MemFree:", buf);
@@ -200,6 +234,15 @@ static void suite(const char *label, char *a, char *b)
 		"compressed file reads as the host copy");
 	result2(same_file("/mnt/bin/xipprog", "/ref/xipprog", a, b), label,
 		"the FDPIC program reads as the host copy");
+	/* 8192 bytes, stored plain and direct: mainline reads its last page wrong. */
+	if (str_eq(label, "mainline cramfs"))
+		result2(last_page_zeros("/mnt/data/xip-exact.bin", "/ref/xip-exact.bin", a, b),
+			label, "an XIP file of whole pages reads its last page as zeros (the known defect)");
+	else
+		result2(same_file("/mnt/data/xip-exact.bin", "/ref/xip-exact.bin", a, b), label,
+			"an XIP file of whole pages reads as the host copy");
+	map_check("/mnt/data/xip-exact.bin", "/ref/xip-exact.bin", MAP_PRIVATE, b, &same);
+	result2(same, label, "... and maps as the host copy");
 
 	addr = map_check("/mnt/data/xip-partial.bin", "/ref/xip-partial.bin", MAP_PRIVATE, b,
 			 &same);
@@ -317,11 +360,7 @@ static void overlaps(char *b)
 		argv[3] = 0;
 		envp[0] = 0;
 
-		pids[i] = sys0(__NR_vfork);
-		if (pids[i] == 0) {
-			sys3(__NR_execve, argv[0], argv, envp);
-			sys1(__NR_exit, 127);
-		}
+		pids[i] = spawn(argv[0], argv, envp);
 	}
 	ok = 1;
 	for (i = 0; i < 2; i++) {
@@ -376,11 +415,7 @@ static void mount_ops(char *a, char *b)
 	result(sys2(__NR_umount2, "/mnt3", 0) == 0, "cramfs_xip: unmount the moved mount");
 
 	fd = sys2(__NR_open, "/mnt/data/compressed.txt", O_RDONLY);
-	pid = sys0(__NR_vfork);
-	if (pid == 0) {
-		sys3(__NR_execve, argv[0], argv, envp);
-		sys1(__NR_exit, 127);
-	}
+	pid = spawn(argv[0], argv, envp);
 	sleep_s(1);
 	result(sys2(__NR_umount2, "/mnt", MNT_DETACH) == 0,
 	       "cramfs_xip: lazy unmount while a program runs from it and a file is open");
@@ -417,6 +452,47 @@ static void overlaps_mount(char *b)
 	}
 	overlaps(b);
 	sys2(__NR_umount2, "/mnt", 0);
+}
+
+/*
+ * -o strict without an MMU: a mapping whose first page the image stores
+ * for execute-in-place but whose pages are not one run in flash (the whole
+ * FDPIC program: its last page, past its segments, is compressed) fails;
+ * the second mapping of overlaps(), in place but where a region of another
+ * length starts, is a RAM copy, strict or not.
+ */
+static void strict_mmap(void)
+{
+	unsigned long m1 = -1UL, m2 = -1UL, whole = -1UL;
+	long fd = -1, size = 0;
+	int ok = sys6(__NR_mount, (long)"mtd:fs_partition", (long)"/mnt", (long)"cramfs",
+		      MS_RDONLY, (long)"strict", 0) == 0, mounted = ok;
+
+	if (ok) {
+		fd = sys2(__NR_open, "/mnt/bin/xipprog", O_RDONLY);
+		size = sys3(__NR_lseek, fd, 0, SEEK_END);
+		whole = sys6(__NR_mmap2, 0, size, PROT_READ, MAP_PRIVATE, fd, 0);
+		sys1(__NR_close, fd);
+	}
+	ok = ok && fd >= 0 && size > 4096 && whole == (unsigned long)-EINVAL;
+	if (whole < -4095UL)
+		sys2(__NR_munmap, whole, size);
+	result(ok, "cramfs_xip -o strict: a mapping of pages stored for XIP that are not one run fails (EINVAL)");
+	fd = -1;
+	if (mounted) {
+		fd = sys2(__NR_open, "/mnt/data/xip-partial.bin", O_RDONLY);
+		m1 = sys6(__NR_mmap2, 0, 4096, PROT_READ, MAP_PRIVATE, fd, 0);
+		m2 = sys6(__NR_mmap2, 0, 8192, PROT_READ, MAP_PRIVATE, fd, 0);
+		sys1(__NR_close, fd);
+	}
+	ok = mounted && fd >= 0 && m1 >= FLASH_START && m1 < FLASH_END && m2 >= RAM_START &&
+	     m2 < RAM_END;
+	if (m1 < -4095UL)
+		sys2(__NR_munmap, m1, 4096);
+	if (m2 < -4095UL)
+		sys2(__NR_munmap, m2, 8192);
+	sys2(__NR_umount2, "/mnt", 0);
+	result(ok, "cramfs_xip -o strict: where another region starts, in place, a mapping is a RAM copy");
 }
 
 /* FNV-1a of the file at @path; its length, or a negative error. */
@@ -552,11 +628,14 @@ static void root_suite(char *a, char *b)
  * allocate, so that the order of the two modules does not matter.
  */
 /*
- * The largest coresize before the next power-of-two step (without an MMU
- * each allocation is a kmalloc()). Up to 6.3 the loader makes one
- * allocation for the module's code, data and symbols: 16 KiB. From 6.4 on
- * it makes one per kind, each rounded up to pages, and coresize is their
- * sum: text and read-only data 8 KiB each, data 4 KiB today, 20 KiB.
+ * The largest coresize allowed. Up to 6.3 the loader makes one allocation
+ * (a kmalloc() without an MMU, rounded up to a power of two) for the
+ * module's code, data and symbols: 16 KiB, and 2 KiB of it is kept to
+ * spare for the next no-MMU feature. From 6.4 on it makes one per kind,
+ * each rounded up to pages, and coresize is their sum: the text (with the
+ * unwind tables and PLT entries that ARM's loader keeps with it, 8.4 KiB
+ * on 7.3) 3 pages, read-only data and data one each, 20 KiB, the pages'
+ * unused room (about 6 KiB) well over 2 KiB.
  */
 static long core_limit(char *b)
 {
@@ -566,7 +645,7 @@ static long core_limit(char *b)
 		major = major * 10 + b[i++] - '0';
 	for (i++; i < n && b[i] >= '0' && b[i] <= '9'; i++)
 		minor = minor * 10 + b[i] - '0';
-	return major > 6 || (major == 6 && minor >= 4) ? 20480 : 16384;
+	return major > 6 || (major == 6 && minor >= 4) ? 20480 : 16384 - 2048;
 }
 
 static void footprint(const char *label, const char *path, const char *name, char *a, char *b,
@@ -600,7 +679,7 @@ static void footprint(const char *label, const char *path, const char *name, cha
 			size = size * 10 + a[i] - '0';
 		if (str_eq(name, "cramfs_xip"))
 			result(size > 0 && size <= core_limit(b),
-			       "cramfs_xip: its code and data fit their power-of-two allocations (coresize)");
+			       "cramfs_xip: its code and data fit their allocations, with room to spare (coresize)");
 	}
 	if (sys6(__NR_mount, (long)"mtd:fs_partition", (long)"/mnt", (long)"cramfs", MS_RDONLY,
 		 (long)"", 0) != 0) {
@@ -807,6 +886,7 @@ void init_main(long *sp)
 	result(load_module("/lib/modules/cramfs_xip.ko") == 0, "cramfs_xip: module loads");
 	suite("cramfs_xip", a, b);
 	overlaps_mount(b);
+	strict_mmap();
 	mount_ops(a, b);
 	aligned_suite(a, b);
 	result(sys2(__NR_delete_module, "cramfs_xip", 0) == 0, "cramfs_xip: module unloads");

@@ -13,6 +13,7 @@
 #define __NR_write		4
 #define __NR_open		5
 #define __NR_close		6
+#define __NR_lseek		19
 #define __NR_execve		11
 #define __NR_mount		21
 #define __NR_mkdir		39
@@ -36,6 +37,7 @@
 
 #define O_RDONLY	0
 #define O_WRONLY	1
+#define SEEK_END	2
 #define PROT_READ	1
 #define PROT_WRITE	2
 #define PROT_EXEC	4

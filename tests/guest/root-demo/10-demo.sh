@@ -18,8 +18,10 @@ echo " read through it: ELF headers, BusyBox's data, /etc/inittab, this script)"
 
 say "init is BusyBox from the image; its code is mapped from flash"
 run grep busybox /proc/1/maps
-echo "(the offset column of the r-xp line is a physical address in NOR flash, 0x4xxxxxxx:"
-echo " the code runs in place; the rw-p data lines are private RAM copies)"
+line=$(grep ' r-xp .* /bin/busybox$' /proc/1/maps | head -n 1)
+echo "(/proc/1/pagemap: the first page of the r-xp line is at physical $(page_phys 1 "${line%%-*}"),"
+echo " in NOR flash (0x4xxxxxxx): the code runs in place; the rw-p data lines"
+echo " are private RAM copies)"
 
 say "Files in the image"
 run ls -l /

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# checks: 30
+# checks: 36
 # Mount images from flash through cramfs_xip and read them exactly as stored.
 
 for m in /lib/modules/deps/*.ko; do [ -e "$m" ] && insmod "$m"; done
@@ -43,6 +43,29 @@ for img in tiny types big shared; do
 	check "$img image: two parallel readers of every file both succeed, with the same bytes" \
 		sh -c "[ $r1 = 0 ] && [ $r2 = 0 ] && cmp /tmp/par0.sum /tmp/par1.sum && cmp /tmp/par0.sum /tmp/par2.sum"
 	check "$img image: unmount" umount /mnt
+done
+
+# Images made with Buildroot's command lines (mkcramfs -L, -L -X -X): they
+# mount, BusyBox runs from them, in place from the -X -X one.
+for img in buildroot buildroot-xip; do
+	cat /images/$img.img > /dev/mtd$PSRAM
+	check "$img image (mkcramfs -L${img#buildroot}): mount from psram" mount -t cramfs mtd$PSRAM /mnt
+	check "$img image: every entry matches the host manifest" \
+		same_manifest /images/buildroot.manifest /mnt
+	/mnt/bin/busybox sleep 5 &
+	pid=$!
+	sleep 1
+	phys=$(page_phys $pid "$(grep ' r-xp .*/mnt/bin/busybox$' /proc/$pid/maps | cut -d- -f1)")
+	kill $pid
+	wait $pid 2> /dev/null
+	if [ $img = buildroot-xip ]; then
+		check "$img image: BusyBox's text runs in place, from the psram ($phys)" \
+			[ $phys != none -a $((0x$phys)) -ge $((0x48000000)) -a $((0x$phys)) -lt $((0x4a000000)) ]
+	else
+		check "$img image: BusyBox runs, its text from RAM ($phys)" \
+			[ $phys != none -a $((0x$phys)) -ge $((0x60000000)) ]
+	fi
+	umount /mnt
 done
 
 cat /images/types.img > /dev/mtd$PSRAM

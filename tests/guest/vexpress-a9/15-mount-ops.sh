@@ -4,7 +4,7 @@
 # same options again, a changed option, rw), bind, move, lazy unmount with
 # open files and live mappings; on an MTD mount and a physaddr= mount.
 
-P=0x40100000	# fs_partition: the XIP image
+P=0x44000000	# flash bank 1: the XIP image (45-physaddr.sh)
 mkdir -p /mnt2 /mnt3
 ro_mount() { awk -v m="$1" '$2 == m && $3 == "cramfs" { print $4 }' /proc/mounts | grep -q '^ro\(,\|$\)'; }
 
@@ -20,7 +20,7 @@ remount_suite() {
 	check "$L: remount,rw leaves it read-only" ro_mount /mnt
 	check "$L: still refuses writes after remount,rw" sh -c '! touch /mnt/newfile 2>/dev/null'
 	refuse "$L: remount with another physaddr= is refused" "remount cannot change physaddr=" \
-		mount -o remount,physaddr=0x40200000 /mnt
+		mount -o remount,physaddr=0x44200000 /mnt
 	check "$L: every entry still matches the host manifest" same_manifest /images/xip.manifest /mnt
 	check "$L: BusyBox still runs from it" /mnt/bin/busybox true
 	check "$L: unmount" umount /mnt
@@ -81,7 +81,7 @@ mount -t cramfs -o physaddr=$P none /mnt
 dev1=$(stat -c %d /mnt)
 umount /mnt
 for i in 1 2 3; do
-	mount -t cramfs -o physaddr=0x40100200 none /mnt 2>/dev/null
+	mount -t cramfs -o physaddr=0x44000200 none /mnt 2>/dev/null
 	mount -t cramfs -o physaddr=0x44000000,size=0x100000 none /mnt 2>/dev/null
 done
 mount -t cramfs -o physaddr=$P none /mnt

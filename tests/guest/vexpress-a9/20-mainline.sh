@@ -4,7 +4,7 @@
 
 check "cramfs_xip unloads" rmmod cramfs_xip
 check "mainline cramfs.ko loads" insmod /lib/modules/cramfs.ko
-refuse "cramfs_xip refuses to load beside mainline cramfs" 'another filesystem named "cramfs"' \
+refuse "cramfs_xip refuses to load beside mainline cramfs" '"cramfs" is registered already' \
 	insmod /lib/modules/cramfs_xip.ko
 
 PSRAM=$(mtdnum 48000000.psram)

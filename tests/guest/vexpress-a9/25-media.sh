@@ -147,12 +147,12 @@ dd if=/dev/zero of=/dev/ram0 bs=65536 count=16 2> /dev/null
 refuse "a block device without an image is refused" "wrong magic" mount -t cramfs /dev/ram0 /mnt
 head -c 65536 /images/big.img > /tmp/cut.img
 losetup -r /dev/loop0 /tmp/cut.img
-refuse "an image larger than its block device is refused" "larger than the block device" \
+refuse "an image larger than its block device is refused" "byte block device" \
 	mount -t cramfs /dev/loop0 /mnt
 losetup -d /dev/loop0
 rm -f /tmp/cut.img
 cat /images/badcrc.img > /dev/ram0
-refuse "a corrupted image on a block device with -o crc is refused" "CRC mismatch" \
+refuse "a corrupted image on a block device with -o crc is refused" "bad CRC" \
 	mount -t cramfs -o crc /dev/ram0 /mnt
 refuse "a block device that does not exist is refused" "blockdev" \
 	mount -t cramfs /dev/nonexistent /mnt

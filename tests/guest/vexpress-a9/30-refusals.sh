@@ -7,14 +7,14 @@ PSRAM=$(mtdnum 48000000.psram)
 cat /images/garbage.img > /dev/mtd$PSRAM
 refuse "no image (bad magic) is refused" "wrong magic" mount -t cramfs mtd$PSRAM /mnt
 
-refuse "image larger than its partition is refused" "larger than the MTD partition" \
+refuse "image larger than its partition is refused" "byte MTD partition" \
 	mount -t cramfs mtd:small_partition /mnt
 
 cat /images/bigendian.img > /dev/mtd$PSRAM
 refuse "big-endian image is refused" "big-endian" mount -t cramfs mtd$PSRAM /mnt
 
 cat /images/badcrc.img > /dev/mtd$PSRAM
-refuse "corrupted image with -o crc is refused" "CRC mismatch" mount -t cramfs -o crc mtd$PSRAM /mnt
+refuse "corrupted image with -o crc is refused" "bad CRC" mount -t cramfs -o crc mtd$PSRAM /mnt
 check "corrupted image without crc still mounts (CRC is checked on request only)" \
 	mount -t cramfs mtd$PSRAM /mnt
 umount /mnt 2>/dev/null

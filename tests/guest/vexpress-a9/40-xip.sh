@@ -23,8 +23,15 @@ xip_suite() {	# xip_suite LABEL: the checks both modules must pass
 	sleep 1
 	want=$(xip_phys /bin/busybox)
 	text=$(grep ' r-xp ' /proc/$pid/maps | grep /mnt/bin/busybox)
-	check "$L: BusyBox text is mapped from flash (offset column $want): $text" \
-		sh -c "echo '$text' | grep -q ' r-xp $want '"
+	# Mainline maps it whole with remap_pfn_range(), which pagemap does not
+	# show: its offset column is the physical address there.
+	if [ "$L" = cramfs_xip ]; then
+		got=$(xiptest phys $pid "${text%%-*}")
+	else
+		got=$(echo "$text" | awk '{ print $3 }')
+	fi
+	check "$L: BusyBox text is mapped from flash (its first page at $want): $got" \
+		[ "$got" = "$want" ]
 	check "$L: unmount is refused while BusyBox runs from the image" sh -c '! umount /mnt'
 	kill $pid
 	wait $pid 2>/dev/null
@@ -48,8 +55,8 @@ check "cramfs_xip: a file of whole XIP pages: mmap() and read() match" sh -c \
 xiptest maps /mnt/data/xip-partial.bin > /tmp/maps.out
 check "cramfs_xip: an XIP data file's mapping holds no RAM (smaps Rss 0 kB)" \
 	grep -q '^Rss: *0 kB' /tmp/maps.out
-check "cramfs_xip: its offset column is the flash address" \
-	grep -q " $(xip_phys /data/xip-partial.bin) " /tmp/maps.out
+check "cramfs_xip: its first page is the file's in flash (pagemap)" \
+	grep -q "^phys $(xip_phys /data/xip-partial.bin)\$" /tmp/maps.out
 cp /mnt/data/xip-partial.bin /mnt/data/compressed.txt /tmp/
 check "cramfs_xip: mmap() of 1 GiB of a 4-page XIP file costs what it costs on tmpfs" \
 	xiptest bigmap /mnt/data/xip-partial.bin /tmp/xip-partial.bin

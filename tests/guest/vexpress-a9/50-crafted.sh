@@ -40,7 +40,7 @@ check "image ending inside a run of direct pages: pages 1-3, past its end, fault
 umount /mnt
 
 load size-zero
-refuse "superblock size 0 is refused at mount" "smaller than its superblock" \
+refuse "superblock size 0 is refused at mount" "bad image size 0" \
 	mount -t cramfs mtd$PSRAM /mnt
 
 load bad-zlib

@@ -2,7 +2,7 @@
 # checks: 3
 # Stress: readers, mappers, forkers and BusyBox runs over the same files at once,
 # with the page cache dropped under them; contents verified throughout.
-STRESS_SECONDS=${STRESS_SECONDS:-20}
+STRESS_SECONDS=${STRESS_SECONDS:-10}
 mount -t cramfs mtd:fs_partition /mnt
 rm -f /tmp/stress.fail /tmp/stress.count
 end=$(($(cut -d. -f1 /proc/uptime) + STRESS_SECONDS))

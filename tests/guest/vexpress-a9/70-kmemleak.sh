@@ -23,10 +23,11 @@ else
 	ok=0
 	while [ $i -lt 100 ]; do
 		# The refusals and remounts of 15-mount-ops.sh, every time round.
-		mount -t cramfs -o physaddr=0x40100200 none /mnt 2> /dev/null
+		mount -t cramfs -o physaddr=0x44000200 none /mnt 2> /dev/null
 		mount -t cramfs -o physaddr=0x44000000,size=0x100000 none /mnt 2> /dev/null
-		if mount -t cramfs -o physaddr=0x40100000 none /mnt; then
-			mount -o remount,ro,physaddr=0x40100000 /mnt
+		mount -t cramfs -o physaddr=0x40100000 none /mnt 2> /dev/null
+		if mount -t cramfs -o physaddr=0x44000000 none /mnt; then
+			mount -o remount,ro,physaddr=0x44000000 /mnt
 			mount -o remount,crc /mnt 2> /dev/null
 			umount /mnt
 		fi
