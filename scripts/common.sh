@@ -10,6 +10,11 @@ CROSS_COMPILE=${CROSS_COMPILE:-arm-linux-gnueabi-}
 JOBS=${JOBS:-$(nproc)}
 export CRAMFS_XIP_TOP CRAMFS_XIP_CACHE CROSS_COMPILE
 
+# built_against KBUILD NAME: where NAME (this checkout's module, a test
+# module) is built against the kernel build KBUILD: in the cache beside the
+# kernel builds, so that a fresh clone rebuilds only what it changed.
+built_against() { echo "$CRAMFS_XIP_CACHE/module-builds/${1##*/}/$2"; }
+
 log() { printf '[%s] %s\n' "$(basename "$0")" "$*" >&2; }
 die() { log "error: $*"; exit 1; }
 

@@ -117,7 +117,7 @@ need profile-pages profile-size profile-ram
 
 # Module sizes, same compiler and configuration.
 kb=$("$top/scripts/build-kernel.sh" vexpress-a9)
-for m in "cramfs_xip $top/build-tests/module-vexpress-a9-$KVER_DEFAULT/fs/cramfs_xip/cramfs_xip.ko" \
+for m in "cramfs_xip $(built_against "$kb" cramfs_xip)/fs/cramfs_xip/cramfs_xip.ko" \
 	"mainline $kb/fs/cramfs/cramfs.ko"; do
 	set -- $m
 	[ -f "$2" ] || die "$2 missing: no module size to report"

@@ -29,7 +29,7 @@ kb=$("$top/scripts/build-kernel.sh" "$board" "$kver")
 log "kernel: $kb"
 rm -rf "$work"
 mkdir -p "$work/stage"/{proc,mnt,ref,lib/modules} "$work/tree"/{bin,data}
-module=$top/build-tests/module-$board-$kver
+module=$(built_against "$kb" cramfs_xip)
 "$top/scripts/build-module.sh" "$kb" "$module" >&2
 make -s -C "$top" tools >&2
 

@@ -60,7 +60,7 @@ work=$top/build-tests/$variant-$kver
 
 kb=$("$top/scripts/build-kernel.sh" "$board" "$kver" "${fragments[@]}")
 log "kernel: $kb"
-module=$top/build-tests/module-$variant-$kver
+module=$(built_against "$kb" cramfs_xip)
 "$top/scripts/build-module.sh" "$kb" "$module" >&2
 # The same module for memory-mapped MTDs only (28-mtd-only.sh).
 "$top/scripts/build-module.sh" "$kb" "$module-mtd-only" CONFIG_CRAMFS_XIP_PHYSADDR=n \
@@ -256,14 +256,15 @@ for m in fs/cramfs/cramfs.ko drivers/mtd/devices/block2mtd.ko drivers/mtd/device
 	cp "$kb/$m" "$work/stage/lib/modules/"
 done
 # Mainline cramfs with its fix (scripts/patches/mainline-cramfs/), for 48.
-"$top/tests/lib/mainline-cramfs-fixed.sh" "$kb" "$top/build-tests/mainline-fixed-$variant-$kver"
+fixed=$(built_against "$kb" mainline-cramfs-fixed)
+"$top/tests/lib/mainline-cramfs-fixed.sh" "$kb" "$fixed"
 mkdir -p "$work/stage/lib/modules/fixed"
-cp "$top/build-tests/mainline-fixed-$variant-$kver/cramfs.ko" "$work/stage/lib/modules/fixed/"
+cp "$fixed/cramfs.ko" "$work/stage/lib/modules/fixed/"
 [ ! -f "$kb/lib/zlib_inflate/zlib_inflate.ko" ] ||
 	cp "$kb/lib/zlib_inflate/zlib_inflate.ko" "$work/stage/lib/modules/deps/"
 # The test MTD whose reads fail on request (82-flash-errors.sh), and the
 # allocation-failure driver (80-faults.sh).
-fm=$top/build-tests/faultmtd-$variant-$kver
+fm=$(built_against "$kb" faultmtd)
 mkdir -p "$fm"
 (
 	# Suites of one kernel may build it at once (the profile boots).

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# checks: 18
+# checks: 20
 # Flash that fails, under the mtd_read medium: faultmtd (tests/guest/faultmtd/)
 # holds the XIP image and makes chosen reads fail. Corrected bit flips
 # (-EUCLEAN) read right; uncorrectable pages (-EBADMSG, their data garbage)
@@ -65,9 +65,18 @@ clear_fault
 check "the fault cleared: the compressed file reads right" cmp /mnt/data/compressed.txt $R/compressed.txt
 check "... and the plain one" cmp /mnt/data/xip-partial.bin $R/xip-partial.bin
 
+# A read error once: the page cache reads a page that failed again before it
+# gives the reader an error, so the reader sees right bytes.
 cold
 fault "$Z" 1 5 1
-check "a read error (EIO) once: the read fails, and no wrong byte" fails_right compressed.txt
+check "a read error (EIO) once: the kernel's second read of the page is right" \
+	cmp /mnt/data/compressed.txt $R/compressed.txt
+check "... and the first read did fail" test "$(cat $P/fail_times)" = 0
+# A read error that lasts: the reader gets EIO; once it clears, right bytes.
+cold
+fault "$Z" 1 5 -1
+check "a read error (EIO) that lasts: the read fails, and no wrong byte" fails_right compressed.txt
+clear_fault
 check "... the next read of the same pages is right" cmp /mnt/data/compressed.txt $R/compressed.txt
 clear_fault
 umount /mnt
