@@ -62,18 +62,22 @@ fi
 
 kmake() { make -s -C "$src" O="$out" ARCH=arm CROSS_COMPILE="$CROSS_COMPILE" "$@"; }
 # make goes by timestamps, which do not tell two checkouts apart (the link
-# may have pointed at another one for the last build, whose files were newer):
-# our objects are dropped whenever the sources' contents differ from the last build's.
-builtin_sources() {
+# may have pointed at another one for the last build, whose files were newer
+# or older): the kernel is built again, our objects dropped first, only when
+# the sources' contents differ from those of its last successful build, which
+# .cramfs-xip-src records. A fresh clone of the same sources builds nothing.
+builtin_sum() { cat "$CRAMFS_XIP_TOP"/fs/cramfs_xip/{*.[ch],Kconfig,Makefile} | sha256sum | cut -c1-16; }
+builtin_build() {
 	local sum
-	sum=$(cat "$CRAMFS_XIP_TOP"/fs/cramfs_xip/{*.[ch],Kconfig,Makefile} | sha256sum | cut -c1-16)
+	sum=$(builtin_sum)
 	[ "$(cat "$out/.cramfs-xip-src" 2>/dev/null)" = "$sum" ] || rm -rf "$out/fs/cramfs_xip"
+	rm -f "$out/.cramfs-xip-src"
+	kmake -j"$JOBS" $KERNEL_TARGETS >&2
 	echo "$sum" > "$out/.cramfs-xip-src"
 }
 if [ -f "$out/.cramfs-xip-built" ]; then
-	if [ $builtin = 1 ]; then
-		builtin_sources
-		kmake -j"$JOBS" $KERNEL_TARGETS >&2
+	if [ $builtin = 1 ] && [ "$(cat "$out/.cramfs-xip-src" 2>/dev/null)" != "$(builtin_sum)" ]; then
+		builtin_build
 	fi
 	echo "$out"
 	exit 0
@@ -87,8 +91,11 @@ if [ ${#fragments[@]} -gt "$nboard" ]; then
 	(cd "$src" && ARCH=arm scripts/kconfig/merge_config.sh -m -O "$out" "$out/.config" \
 		"${fragments[@]}" >/dev/null)
 	kmake olddefconfig >&2
-	[ $builtin = 0 ] || builtin_sources
-	kmake -j"$JOBS" $KERNEL_TARGETS >&2
+	if [ $builtin = 1 ]; then
+		builtin_build
+	else
+		kmake -j"$JOBS" $KERNEL_TARGETS >&2
+	fi
 	touch "$out/.cramfs-xip-built"
 	echo "$out"
 	exit 0
@@ -106,6 +113,10 @@ for f in "${fragments[@]}"; do
 		grep -qx "$line" "$out/.config" || log "warning: '$line' not in final config"
 	done
 done
-kmake -j"$JOBS" $KERNEL_TARGETS >&2
+if [ $builtin = 1 ]; then
+	builtin_build
+else
+	kmake -j"$JOBS" $KERNEL_TARGETS >&2
+fi
 touch "$out/.cramfs-xip-built"
 echo "$out"

@@ -114,9 +114,10 @@ cp "$work/sums" "$r/etc/sums"
 "$top/scripts/mkcramfs" -X -R "$work/rules" "$r" "$work/root.img" > /dev/null
 kernel=$kr/$KERNEL_IMAGE
 flash=$work/root.img
-# root_boot NAME KERNEL_ARGS
+# root_boot NAME KERNEL_ARGS [FLASH_PROPERTY]
 root_boot() {
 	cp "$work/board.dtb" "$work/root-$1.dtb"
+	[ -z "${3:-}" ] || fdtput -t s "$work/root-$1.dtb" /flash@10000 "$3" ""
 	fdtput -d "$work/root-$1.dtb" /chosen linux,initrd-start
 	fdtput -d "$work/root-$1.dtb" /chosen linux,initrd-end
 	fdtput -t s "$work/root-$1.dtb" /chosen bootargs "console=ttyMPS0 $2 oops=panic panic=-1"
@@ -125,7 +126,10 @@ root_boot() {
 		"$(checks ROOT_BOOT)"
 }
 root_boot named "root=mtd:fs_partition rootfstype=cramfs"
-root_boot numbered "root=mtd0 rootfstype=cramfs"
+# The flash said to allow no unaligned direct access: physmap gives it no
+# physical address (NO_XIP), but maps it; programs still run in place, at
+# its kernel address.
+root_boot numbered "root=mtd0 rootfstype=cramfs" no-unaligned-direct-access
 
 # No MTD in the kernel at all: the root is mounted by its physical address.
 kn=$("$top/scripts/build-kernel.sh" "$board" "$kver" "$bdir/nomtd.config")

@@ -104,11 +104,13 @@ int cramfs_xip_fill_super_mtd(struct super_block *sb, struct fs_context *fc)
 	err = mtd_point(mtd, 0, len, &sbi->medium_size, &virt, &sbi->phys);
 	if (!err && sbi->medium_size == len && IS_ALIGNED((uintptr_t)virt, 4)) {
 		/*
-		 * Some drivers set no physical address (mtd_point() leaves 0).
-		 * Without an MMU the kernel address is the physical one; with
-		 * one, the image is read in place but not mapped into user space.
+		 * Without an MMU the kernel address is the one user space
+		 * uses; the physical one may be unset (0) or, for a map that
+		 * allows no direct access (physmap's NO_XIP), garbage. With
+		 * an MMU, a driver that sets none (0) gets the image read in
+		 * place but not mapped into user space.
 		 */
-		if (!sbi->phys && !IS_ENABLED(CONFIG_MMU))
+		if (!IS_ENABLED(CONFIG_MMU))
 			sbi->phys = (uintptr_t)virt;
 		sbi->medium = sbi->phys ? &cramfs_xip_mtd_point_medium :
 					  &cramfs_xip_mtd_nophys_medium;

@@ -4,7 +4,7 @@
 # with the page cache dropped under them; contents verified throughout.
 STRESS_SECONDS=${STRESS_SECONDS:-10}
 mount -t cramfs mtd:fs_partition /mnt
-rm -f /tmp/stress.fail /tmp/stress.count
+rm -f /tmp/stress.fail /tmp/stress.count /tmp/stress.ends
 end=$(($(cut -d. -f1 /proc/uptime) + STRESS_SECONDS))
 alive() { [ "$(cut -d. -f1 /proc/uptime)" -lt "$end" ]; }
 worker() {	# worker NAME CMD...: run CMD until time is up; note each failure
@@ -14,6 +14,7 @@ worker() {	# worker NAME CMD...: run CMD until time is up; note each failure
 		n=$((n + 1))
 	done
 	echo "$n" >> /tmp/stress.count
+	echo "$(cut -d' ' -f1 /proc/uptime) $n $1 $2 $3" >> /tmp/stress.ends
 }
 pids=
 for f in data/xip-partial.bin bin/busybox data/compressed.txt bin/xiptest; do
@@ -39,5 +40,8 @@ runs=$(awk '{ s += $1 } END { print s }' /tmp/stress.count)
 check "stress: $runs operations by $(wc -l < /tmp/stress.count) workers in ${STRESS_SECONDS}s, none failed" \
 	test ! -s /tmp/stress.fail
 [ -s /tmp/stress.fail ] && sort /tmp/stress.fail | uniq -c | head -n 5 | sed 's/^/    | /'
+# When each worker ended (seconds since boot; time was up at $end), and how many runs.
+echo "stress: time up at $end; workers ended:"
+sort -n /tmp/stress.ends | sed 's/^/    | /'
 check "stress: unmount refused while busy" test $busy_refused = 1
 check "stress: unmount once idle" umount /mnt

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# checks: 20
+# checks: 21
 # Flash that fails, under the mtd_read medium: faultmtd (tests/guest/faultmtd/)
 # holds the XIP image and makes chosen reads fail. Corrected bit flips
 # (-EUCLEAN) read right; uncorrectable pages (-EBADMSG, their data garbage)
@@ -27,6 +27,11 @@ cold() { echo 3 > /proc/sys/vm/drop_caches; }
 fails_right() {
 	! cat "/mnt/data/$1" > /tmp/out 2> /tmp/err && grep -q 'Input/output error' /tmp/err &&
 		head -c "$(stat -c %s /tmp/out)" "$R/$1" | cmp -s - /tmp/out
+}
+# right_or_eio FILE: reading FILE once gives the host's copy, or EIO after a prefix of it.
+right_or_eio() {
+	cat "/mnt/data/$1" > /tmp/out 2> /tmp/err && cmp -s /tmp/out "$R/$1" && return
+	grep -q 'Input/output error' /tmp/err && head -c "$(stat -c %s /tmp/out)" "$R/$1" | cmp -s - /tmp/out
 }
 Z=$(at /data/compressed.txt 1)
 X=$(at /data/xip-partial.bin 1)
@@ -65,20 +70,22 @@ clear_fault
 check "the fault cleared: the compressed file reads right" cmp /mnt/data/compressed.txt $R/compressed.txt
 check "... and the plain one" cmp /mnt/data/xip-partial.bin $R/xip-partial.bin
 
-# A read error once: the page cache reads a page that failed again before it
-# gives the reader an error, so the reader sees right bytes.
+# A read error once: whether the reader sees it depends on the kernel (the
+# page cache reads a failed page again when the reader reaches it; the error
+# may come at a readahead's read or at that one), so: the right bytes, or EIO
+# after a right prefix; and the fault was met; and then the right bytes.
 cold
 fault "$Z" 1 5 1
-check "a read error (EIO) once: the kernel's second read of the page is right" \
-	cmp /mnt/data/compressed.txt $R/compressed.txt
-check "... and the first read did fail" test "$(cat $P/fail_times)" = 0
+check "a read error (EIO) once: the reader gets EIO or the right bytes, no wrong byte" \
+	right_or_eio compressed.txt
+check "... the flash's read did fail" test "$(cat $P/fail_times)" = 0
+check "... the next read of the same pages is right" cmp /mnt/data/compressed.txt $R/compressed.txt
 # A read error that lasts: the reader gets EIO; once it clears, right bytes.
 cold
 fault "$Z" 1 5 -1
 check "a read error (EIO) that lasts: the read fails, and no wrong byte" fails_right compressed.txt
 clear_fault
 check "... the next read of the same pages is right" cmp /mnt/data/compressed.txt $R/compressed.txt
-clear_fault
 umount /mnt
 
 # At mount: the superblock's read fails.
