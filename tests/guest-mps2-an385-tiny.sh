@@ -212,6 +212,33 @@ EOF
 		die "memblock=debug: no kernel image reservation on the console: see $work/console-memblock.log"
 	/usr/bin/python3 "$top/tests/lib/tiny-ram.py" --memblock "$work/console-memblock.log" |
 		sed "s/^memblock /BENCH tiny-memblock$sfx /"
+	# SLUB (7.3): what the slab holds, cache by cache, while the 4 programs
+	# run: gdb stops the guest there and reads the page array.
+	if [ -n "$sfx" ]; then
+		port=$((20000 + $$ % 20000))
+		rm -f "$work/console-slab.log"
+		(
+			for _ in $(seq 900); do
+				grep -qs '^TINY-MEMINFO KernelStack' "$work/console-slab.log" && break
+				sleep 0.1
+			done
+			gdb-multiarch -q -batch -ex "set architecture armv7" -ex "file $kb/vmlinux" \
+				-ex "target remote 127.0.0.1:$port" -ex "source $top/tests/lib/slab-walk.py" \
+				-ex detach
+		) > "$work/slab-walk.txt" 2>&1 &
+		walker=$!
+		GUEST_QEMU="-gdb tcp:127.0.0.1:$port" boot slab "$kb" "$work/root-xip.img" "$mem" "$root_mtd"
+		wait $walker || true
+		total=$(sed -n 's/^slab-total //p' "$work/slab-walk.txt")
+		slab=$(tr -d '\r' < "$work/console-slab.log" | sed -n 's/^TINY-MEMINFO Slab: *\([0-9]*\) kB$/\1/p')
+		# The walk reads the same pages as the kernel's counter (a page either
+		# way: the guest runs on between the two).
+		[ -n "$total" ] && [ -n "$slab" ] && [ $((total * 4 - slab)) -le 4 ] &&
+			[ $((slab - total * 4)) -le 4 ] ||
+			die "slab walk: ${total:-no} pages against Slab ${slab:-?} kB: see $work/slab-walk.txt"
+		sed -n "s/^slab /BENCH tiny-slab$sfx /p" "$work/slab-walk.txt"
+		echo "BENCH tiny-slab-total$sfx $total $slab"
+	fi
 	echo "BENCH tiny-flash$sfx kernel $(stat -c %s "$kb/$KERNEL_IMAGE") image $(stat -c %s "$work/root-xip.img")"
 	/usr/bin/python3 "$top/tests/lib/tiny-ram.py" "$kb" | sed "s/^/BENCH tiny-ram$sfx /"
 	;;

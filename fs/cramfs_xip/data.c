@@ -11,9 +11,10 @@
 
 #include <linux/fs.h>
 #include <linux/gfp.h>
+#include <linux/mm.h>
 #include <linux/pagemap.h>
 #include <linux/sched/mm.h>
-#include <linux/vmalloc.h>
+#include <linux/slab.h>
 #include <linux/zlib.h>
 #include "internal.h"
 
@@ -193,16 +194,20 @@ const struct inode_operations cramfs_xip_file_iops = {
 /* How much of zlib's inflate workspace each mount allocates: see cramfs_xip_zlib_init(). */
 static size_t cramfs_xip_zlib_ws_size;
 
-static void *cramfs_xip_zlib_alloc(size_t size, gfp_t extra)
+/*
+ * A failure is the caller's to report (once, rate limited): __GFP_NOWARN
+ * keeps the allocator's own warning and its stack dump off the console.
+ */
+static void *cramfs_xip_zlib_alloc(size_t size)
 {
-	return IS_ENABLED(CONFIG_MMU) ? vmalloc(size) :
-	       alloc_pages_exact(size, GFP_KERNEL | extra);
+	return IS_ENABLED(CONFIG_MMU) ? kvmalloc(size, GFP_KERNEL | __GFP_NOWARN) :
+	       alloc_pages_exact(size, GFP_KERNEL | __GFP_NOWARN);
 }
 
 static void cramfs_xip_zlib_free(void *p, size_t size)
 {
 	if (IS_ENABLED(CONFIG_MMU))
-		vfree(p);
+		kvfree(p);
 	else
 		free_pages_exact(p, size);
 }
@@ -264,7 +269,7 @@ void __init cramfs_xip_zlib_init(void)
 	if (IS_ENABLED(CONFIG_ZLIB_DFLTCC) || PAGE_SIZE >= (1 << MAX_WBITS) ||
 	    full <= (1 << MAX_WBITS))
 		return;
-	ws = cramfs_xip_zlib_alloc(full + 2 * PAGE_SIZE + 8, __GFP_NOWARN);
+	ws = cramfs_xip_zlib_alloc(full + 2 * PAGE_SIZE + 8);
 	ok = ws && cramfs_xip_zlib_probe(ws, part, full, ws + full, ws + full + PAGE_SIZE + 8);
 	if (ws)
 		cramfs_xip_zlib_free(ws, full + 2 * PAGE_SIZE + 8);
@@ -293,9 +298,9 @@ core_initcall(cramfs_xip_zlib_early);
 /*
  * The zlib workspace of a mount, allocated when it first decompresses a
  * block (an image read only through XIP mappings never needs one) and held
- * until unmount. Called under zlib_lock. Without an MMU, vmalloc() is
- * kmalloc(), which would round the size up to a power of two: there,
- * alloc_pages_exact() keeps just the pages the workspace needs.
+ * until unmount. Called under zlib_lock. With an MMU, kvmalloc(); without
+ * one, vmalloc() is kmalloc(), which would round the size up to a power of
+ * two: there, alloc_pages_exact() keeps just the pages the workspace needs.
  */
 static void *cramfs_xip_zlib_workspace(struct cramfs_xip_sb_info *sbi)
 {
@@ -305,7 +310,7 @@ static void *cramfs_xip_zlib_workspace(struct cramfs_xip_sb_info *sbi)
 		return sbi->zlib_workspace;
 	/* We may hold a locked page-cache page: reclaim must not re-enter filesystems. */
 	nofs = memalloc_nofs_save();
-	sbi->zlib_workspace = cramfs_xip_zlib_alloc(cramfs_xip_zlib_ws_size, 0);
+	sbi->zlib_workspace = cramfs_xip_zlib_alloc(cramfs_xip_zlib_ws_size);
 	memalloc_nofs_restore(nofs);
 	return sbi->zlib_workspace;
 }

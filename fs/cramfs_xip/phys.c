@@ -60,6 +60,11 @@ static phys_addr_t cramfs_xip_of_window(phys_addr_t phys)
 }
 #endif
 
+static int cramfs_xip_found(struct resource *res, void *arg)
+{
+	return 1;
+}
+
 static void cramfs_xip_phys_release(struct super_block *sb)
 {
 	struct cramfs_xip_sb_info *sbi = CRAMFS_XIP_SB(sb);
@@ -115,8 +120,14 @@ int cramfs_xip_fill_super_phys(struct super_block *sb, struct fs_context *fc)
 		return -EINVAL;
 	}
 	claim = request_mem_region(phys, PAGE_SIZE, "cramfs_xip");
-	if (!claim)
-		goto busy;
+	if (!claim) {
+		/* A claim in the way, or no memory for the new resource. */
+		if (walk_iomem_res_desc(IORES_DESC_NONE, IORESOURCE_MEM | IORESOURCE_BUSY, phys,
+					phys + PAGE_SIZE - 1, NULL, cramfs_xip_found) == 1)
+			goto busy;
+		cramfs_xip_mount_err(fc, sb, "cannot claim it");
+		return -ENOMEM;
+	}
 	window = claim->parent != &iomem_resource ? claim->parent->end - phys + 1 :
 		 cramfs_xip_of_window(phys);
 	if (window < PAGE_SIZE) {

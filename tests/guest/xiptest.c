@@ -559,6 +559,28 @@ static int phys(const char *pid, const char *addr)
 	return 0;
 }
 
+/* Whether physical address @p is System RAM (/proc/iomem, root only). */
+static int in_ram(unsigned long long p)
+{
+	FILE *f = fopen("/proc/iomem", "r");
+	unsigned long long start, end;
+	char line[128];
+	int ram = 0;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%llx-%llx", &start, &end) == 2 && strstr(line, ": System RAM") &&
+		    start <= p && p <= end)
+			ram = 1;
+	if (f)
+		fclose(f);
+	return ram;
+}
+
+/*
+ * MADV_DONTNEED, then every page again: the bytes are the file's, and each
+ * page in flash is back at its flash address. A page-cache page may come
+ * back elsewhere: reclaim (drop_caches in the load test) may have freed it.
+ */
 static int dontneed(const char *path)
 {
 	size_t len, rlen, i, pages;
@@ -581,13 +603,15 @@ static int dontneed(const char *path)
 		if (m[i] != orig[i])
 			return fail("the mapping after MADV_DONTNEED");
 	for (i = 0; i < pages; i++) {
-		if (phys_of(getpid(), (unsigned long)m + i * 4096) != before[i]) {
+		if (phys_of(getpid(), (unsigned long)m + i * 4096) != before[i] &&
+		    !in_ram(before[i])) {
 			fprintf(stderr, "xiptest: page %zu at %llx before MADV_DONTNEED, %llx after\n",
 				i, before[i], phys_of(getpid(), (unsigned long)m + i * 4096));
 			return 1;
 		}
 	}
-	printf("%zu pages read again after MADV_DONTNEED, each where it was (%d)\n", pages, sum);
+	printf("%zu pages read again after MADV_DONTNEED, each in flash where it was (%d)\n", pages,
+	       sum);
 	return 0;
 }
 

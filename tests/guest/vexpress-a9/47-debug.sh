@@ -18,7 +18,7 @@ check "... the program and its file unchanged after it" \
 check "... no kernel warning from the debugger's write" no_klog "WARNING"
 # MADV_DONTNEED drops the page table entries; the pages come back from the
 # image, in place where they were.
-check "MADV_DONTNEED on BusyBox: its pages come back, each where it was" \
+check "MADV_DONTNEED on BusyBox: its pages come back, those in flash where they were" \
 	xiptest dontneed /mnt/bin/busybox
 check "MADV_DONTNEED on an XIP data file (partial last page)" \
 	xiptest dontneed /mnt/data/xip-partial.bin

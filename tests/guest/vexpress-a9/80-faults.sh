@@ -22,7 +22,7 @@ mounted() { grep -q " $1 cramfs " /proc/mounts; }
 # run around each try; the operation is faultop's. A mount's CLEANUP checks
 # that a failed mount left nothing ($rc is the try's result).
 series() {
-	_name=$1 _setup=$2 _cleanup=$3 _op=$4
+	_sname=$1 _setup=$2 _cleanup=$3 _op=$4
 	_n=1 _bad=0
 	: > /tmp/series.bad
 	while [ $_n -le 3000 ]; do
@@ -39,11 +39,11 @@ series() {
 		_n=$((_n + 1))
 	done
 	_points=$((_n - 1))
-	check "faults: $_name: each of its $_points allocations failed once: success or ENOMEM/EIO, nothing left behind" \
+	check "faults: $_sname: each of its $_points allocations failed once: success or ENOMEM/EIO, nothing left behind" \
 		sh -c "[ $_points -gt 0 ] && [ $_n -le 3000 ] && [ ! -s /tmp/series.bad ]"
 	[ -s /tmp/series.bad ] && head -n 5 /tmp/series.bad | sed 's/^/    | /'
 	eval "$_setup"
-	check "faults: $_name: then it succeeds" sh -c "[ \"\$(faultop 0 $_op)\" = '0 0' ]"
+	check "faults: $_sname: then it succeeds" sh -c "[ \"\$(faultop 0 $_op)\" = '0 0' ]"
 	rc=0
 	eval "$_cleanup"
 }
