@@ -5,6 +5,7 @@
 # that builds for several kernels never share objects:
 #   scripts/build-module.sh KBUILD OUTDIR [VAR=VALUE...]
 #                                  -> OUTDIR/fs/cramfs_xip/cramfs_xip.ko
+# (and to $KO_COPY, when set)
 # (VAR=VALUE: make variables, e.g. CONFIG_CRAMFS_XIP_PHYSADDR=n.)
 # Unchanged files are not copied again, so kbuild rebuilds only what changed.
 set -euo pipefail
@@ -26,3 +27,9 @@ for f in "$CRAMFS_XIP_TOP"/fs/cramfs_xip/*; do
 	[ -f "$f" ] && sync_file "$f" "$out/fs/cramfs_xip/${f##*/}"
 done
 make -s -C "$out" KDIR="$kb" ARCH=arm CROSS_COMPILE="$CROSS_COMPILE" "$@" modules
+# KO_COPY=FILE: the module copied there before another checkout may build
+# into OUTDIR (a cache directory, shared).
+if [ -n "${KO_COPY:-}" ]; then
+	mkdir -p "$(dirname "$KO_COPY")"
+	cp "$out/fs/cramfs_xip/cramfs_xip.ko" "$KO_COPY"
+fi

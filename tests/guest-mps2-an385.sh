@@ -30,7 +30,7 @@ log "kernel: $kb"
 rm -rf "$work"
 mkdir -p "$work/stage"/{proc,mnt,ref,lib/modules} "$work/tree"/{bin,data}
 module=$(built_against "$kb" cramfs_xip)
-"$top/scripts/build-module.sh" "$kb" "$module" >&2
+KO_COPY=$work.ko/cramfs_xip.ko "$top/scripts/build-module.sh" "$kb" "$module" >&2
 make -s -C "$top" tools >&2
 
 # The boot shim, and freestanding Thumb-2 programs needing no relocation.
@@ -58,7 +58,7 @@ cp "$work/tree/data/xip-partial.bin" "$work/atree/data/"
 "$top/scripts/mkcramfs" -X -A 16 -R "$work/rules" "$work/atree" "$work/aligned.img" > /dev/null
 [ $((FLASH_PHYS + $(stat -c %s "$work/flash.img"))) -le $((0x200000)) ] ||
 	die "flash.img reaches into the -A image at 0x200000"
-cp "$module/fs/cramfs_xip/cramfs_xip.ko" "$kb/fs/cramfs/cramfs.ko" "$work/stage/lib/modules/"
+cp "$work.ko/cramfs_xip.ko" "$kb/fs/cramfs/cramfs.ko" "$work/stage/lib/modules/"
 mk_initramfs "$work/stage" "$kb" "$work/initramfs.cpio.gz"
 
 initrd=0x21c00000

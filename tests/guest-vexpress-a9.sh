@@ -61,10 +61,10 @@ work=$top/build-tests/$variant-$kver
 kb=$("$top/scripts/build-kernel.sh" "$board" "$kver" "${fragments[@]}")
 log "kernel: $kb"
 module=$(built_against "$kb" cramfs_xip)
-"$top/scripts/build-module.sh" "$kb" "$module" >&2
+KO_COPY=$work.ko/cramfs_xip.ko "$top/scripts/build-module.sh" "$kb" "$module" >&2
 # The same module for memory-mapped MTDs only (28-mtd-only.sh).
-"$top/scripts/build-module.sh" "$kb" "$module-mtd-only" CONFIG_CRAMFS_XIP_PHYSADDR=n \
-	CONFIG_CRAMFS_XIP_BLOCKDEV=n CONFIG_CRAMFS_XIP_MTD_READ=n >&2
+KO_COPY=$work.ko/mtd-only/cramfs_xip.ko "$top/scripts/build-module.sh" "$kb" "$module-mtd-only" \
+	CONFIG_CRAMFS_XIP_PHYSADDR=n CONFIG_CRAMFS_XIP_BLOCKDEV=n CONFIG_CRAMFS_XIP_MTD_READ=n >&2
 make -s -C "$top" tools >&2
 
 rm -rf "$work"
@@ -250,9 +250,9 @@ cp -a "$groot/lib" "$work/stage/"
 cp -a "$groot/usr/lib" "$work/stage/usr/" 2>/dev/null || true
 for t in flash_erase flashcp mtdinfo filefrag; do cp "$groot/usr/sbin/$t" "$work/stage/usr/sbin/"; done
 rm -rf "$work/stage/usr/lib/arm-linux-gnueabihf/gconv" "$work/stage/usr/share"
-cp "$module/fs/cramfs_xip/cramfs_xip.ko" "$work/stage/lib/modules/"
+cp "$work.ko/cramfs_xip.ko" "$work/stage/lib/modules/"
 mkdir -p "$work/stage/lib/modules/mtd-only"
-cp "$module-mtd-only/fs/cramfs_xip/cramfs_xip.ko" "$work/stage/lib/modules/mtd-only/"
+cp "$work.ko/mtd-only/cramfs_xip.ko" "$work/stage/lib/modules/mtd-only/"
 for m in fs/cramfs/cramfs.ko drivers/mtd/devices/block2mtd.ko drivers/mtd/devices/mtdram.ko \
 	drivers/block/brd.ko; do
 	cp "$kb/$m" "$work/stage/lib/modules/"

@@ -25,6 +25,16 @@
 #endif
 
 /*
+ * v5.8 ("mm: remove the pgprot argument to __vmalloc") dropped __vmalloc()'s
+ * page protection; vmalloc() itself takes no GFP flags (__GFP_NOWARN here).
+ */
+#if KERNEL_VERSION(5, 8, 0) <= LINUX_VERSION_CODE
+#define cramfs_xip_compat_vmalloc(size, gfp)	__vmalloc(size, gfp)
+#else
+#define cramfs_xip_compat_vmalloc(size, gfp)	__vmalloc(size, gfp, PAGE_KERNEL)
+#endif
+
+/*
  * v6.6 ("fs: add ctime accessors infrastructure") and v6.7 ("fs: new
  * accessor methods for atime and mtime") hid the inode times behind
  * accessors. cramfs stores no times: every inode is at the epoch.

@@ -11,10 +11,9 @@
 
 #include <linux/fs.h>
 #include <linux/gfp.h>
-#include <linux/mm.h>
 #include <linux/pagemap.h>
 #include <linux/sched/mm.h>
-#include <linux/slab.h>
+#include <linux/vmalloc.h>
 #include <linux/zlib.h>
 #include "internal.h"
 
@@ -200,14 +199,14 @@ static size_t cramfs_xip_zlib_ws_size;
  */
 static void *cramfs_xip_zlib_alloc(size_t size)
 {
-	return IS_ENABLED(CONFIG_MMU) ? kvmalloc(size, GFP_KERNEL | __GFP_NOWARN) :
+	return IS_ENABLED(CONFIG_MMU) ? cramfs_xip_compat_vmalloc(size, GFP_KERNEL | __GFP_NOWARN) :
 	       alloc_pages_exact(size, GFP_KERNEL | __GFP_NOWARN);
 }
 
 static void cramfs_xip_zlib_free(void *p, size_t size)
 {
 	if (IS_ENABLED(CONFIG_MMU))
-		kvfree(p);
+		vfree(p);
 	else
 		free_pages_exact(p, size);
 }
@@ -298,9 +297,9 @@ core_initcall(cramfs_xip_zlib_early);
 /*
  * The zlib workspace of a mount, allocated when it first decompresses a
  * block (an image read only through XIP mappings never needs one) and held
- * until unmount. Called under zlib_lock. With an MMU, kvmalloc(); without
- * one, vmalloc() is kmalloc(), which would round the size up to a power of
- * two: there, alloc_pages_exact() keeps just the pages the workspace needs.
+ * until unmount. Called under zlib_lock. Without an MMU, vmalloc() is
+ * kmalloc(), which would round the size up to a power of two: there,
+ * alloc_pages_exact() keeps just the pages the workspace needs.
  */
 static void *cramfs_xip_zlib_workspace(struct cramfs_xip_sb_info *sbi)
 {

@@ -60,9 +60,13 @@ static phys_addr_t cramfs_xip_of_window(phys_addr_t phys)
 }
 #endif
 
-static int cramfs_xip_found(struct resource *res, void *arg)
+/* @res (clipped to the page @arg) is claimed, or holds part of the page only. */
+static int cramfs_xip_in_the_way(struct resource *res, void *arg)
 {
-	return 1;
+	const struct resource *page = arg;
+
+	return (res->flags & IORESOURCE_BUSY) || res->start != page->start ||
+	       res->end != page->end;
 }
 
 static void cramfs_xip_phys_release(struct super_block *sb)
@@ -121,9 +125,11 @@ int cramfs_xip_fill_super_phys(struct super_block *sb, struct fs_context *fc)
 	}
 	claim = request_mem_region(phys, PAGE_SIZE, "cramfs_xip");
 	if (!claim) {
-		/* A claim in the way, or no memory for the new resource. */
-		if (walk_iomem_res_desc(IORES_DESC_NONE, IORESOURCE_MEM | IORESOURCE_BUSY, phys,
-					phys + PAGE_SIZE - 1, NULL, cramfs_xip_found) == 1)
+		struct resource page = DEFINE_RES_MEM(phys, PAGE_SIZE);
+
+		/* A resource in the way, or no memory for the new one. */
+		if (walk_iomem_res_desc(IORES_DESC_NONE, IORESOURCE_MEM, page.start, page.end,
+					&page, cramfs_xip_in_the_way) == 1)
 			goto busy;
 		cramfs_xip_mount_err(fc, sb, "cannot claim it");
 		return -ENOMEM;

@@ -12,6 +12,14 @@ inplace() { xip-in-place.sh /mnt | sed -n "s/^$1 //p"; }
 # snap, then got FIGURE: the figures of one xip-in-place.sh run, for checks
 # on processes that hold their mappings a while (the debug kernel is slow).
 snap() { xip-in-place.sh /mnt > /tmp/inplace; }
+# ready FILE WORD: wait (30 s at most) until xiptest's output FILE starts a line with WORD.
+ready() {
+	_i=0
+	while ! grep -q "^$2" "$1" 2> /dev/null && [ $_i -lt 150 ]; do
+		sleep 0.2
+		_i=$((_i + 1))
+	done
+}
 got() { sed -n "s/^$1 //p" /tmp/inplace; }
 # The XIP image's BusyBox pages stored in place (page-aligned plain), from the host.
 stored=$(awk '$1 == "/bin/busybox" && $4 == "xip" { sub(/,$/, "", $6); if ($6 % 4096 == 0) n++ }
@@ -75,7 +83,7 @@ x0=$(fig mmaps_mixed)
 z0=$(fig not_in_place_compressed)
 xiptest hold /mnt/bin/busybox 15 > /tmp/hold.out 2>&1 &
 hold=$!
-sleep 1
+ready /tmp/hold.out mapped
 snap
 check "a mapping of all of BusyBox: $(got pages_in_place) pages in place, its $stored stored so" \
 	test "$(got pages_in_place)" = "$stored"
@@ -88,7 +96,7 @@ wait $hold 2> /dev/null
 # what is still mapped counts, in each process, and the RAM saved once.
 xiptest split /mnt/data/xip-partial.bin 15 > /tmp/split.out 2>&1 &
 split=$!
-sleep 1
+ready /tmp/split.out split:
 snap
 check "half of a 4-page mapping unmapped, then forked: $(got pages_in_place) pages in place, 2 pages in 2 processes" \
 	test "$(got pages_in_place)" = 4

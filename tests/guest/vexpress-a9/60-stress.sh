@@ -30,6 +30,9 @@ worker xiptest cow /mnt/data/xip-partial.bin &
 pids="$pids $!"
 worker /mnt/bin/busybox true &
 pids="$pids $!"
+# A file held open all along: the unmounts below must be refused, whatever
+# the workers are doing at that moment.
+exec 3< /mnt/data/compressed.txt
 busy_refused=1
 while alive; do
 	echo 3 > /proc/sys/vm/drop_caches
@@ -37,6 +40,7 @@ while alive; do
 	sleep 1
 done
 wait $pids
+exec 3<&-
 runs=$(awk '{ s += $1 } END { print s }' /tmp/stress.count)
 check "stress: $runs operations by $(wc -l < /tmp/stress.count) workers in ${STRESS_SECONDS}s, none failed" \
 	test ! -s /tmp/stress.fail
