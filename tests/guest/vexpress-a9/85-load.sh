@@ -71,7 +71,8 @@ settle
 free1=$(meminfo_kb MemFree)
 # KASAN keeps freed objects of every cache in its quarantine (up to 1/32 of
 # RAM) before they are free memory again: there, MemFree cannot show a page.
-if dmesg | grep -q 'KernelAddressSanitizer initialized'; then
+# (ARM's boot line says "Kernel address sanitizer initialized".)
+if dmesg | grep -qiE 'kernel ?address ?sanitizer initialized'; then
 	skip "load: MemFree after it $free1 kB, before $free0 kB: not comparable under KASAN (its quarantine)"
 else
 	check "load: MemFree after it $free1 kB, before $free0 kB: within a page" \
