@@ -229,18 +229,6 @@ static inline int cramfs_xip_compat_lookup_bdev(const char *path, dev_t *dev)
 #endif
 
 /*
- * v5.2 ("kobject: Add support for default attribute groups to kobj_type")
- * added default_groups; v5.18 removed default_attrs.
- */
-#if KERNEL_VERSION(5, 2, 0) <= LINUX_VERSION_CODE
-#define CRAMFS_XIP_COMPAT_ATTRIBUTE_GROUPS(name)	ATTRIBUTE_GROUPS(name)
-#define CRAMFS_XIP_COMPAT_KTYPE_ATTRS(name)	.default_groups = name##_groups
-#else
-#define CRAMFS_XIP_COMPAT_ATTRIBUTE_GROUPS(name)
-#define CRAMFS_XIP_COMPAT_KTYPE_ATTRS(name)	.default_attrs = name##_attrs
-#endif
-
-/*
  * v6.19 ("fs: hide ->i_state handling behind accessors") made i_state a
  * structure read through inode_state_read_once() (absent in 6.18.26,
  * present in 7.1.5).

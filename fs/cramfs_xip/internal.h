@@ -5,7 +5,6 @@
 #ifndef _CRAMFS_XIP_INTERNAL_H
 #define _CRAMFS_XIP_INTERNAL_H
 
-#include <linux/completion.h>
 #include <linux/err.h>
 #include <linux/fs.h>
 #include <linux/kobject.h>
@@ -117,10 +116,10 @@ struct cramfs_xip_sb_info {
 	struct ratelimit_state ratelimit;
 
 #if CRAMFS_XIP_HAS_SYSFS
-	/* sysfs.c: /sys/fs/cramfs_xip/<s_id>, if kobj_added; its release completes. */
-	struct kobject kobj;
-	struct completion kobj_released;
-	bool kobj_added;
+	/* sysfs.c: the file /sys/fs/cramfs_xip/<sysfs_name>, if sysfs_added. */
+	struct kobj_attribute stats_attr;
+	char sysfs_name[sizeof_field(struct super_block, s_id) + 11];
+	bool sysfs_added;
 	atomic_long_t stats[CRAMFS_XIP_NR_STATS];
 #endif
 };

@@ -1,13 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0
-# checks: 28
-# The figures of a mount, /sys/fs/cramfs_xip/<source>/stats: pages read into
+# checks: 29
+# The figures of a mount, the file /sys/fs/cramfs_xip/<source>: pages read into
 # the page cache against /proc/meminfo's Cached, and every mmap by how it was
 # served and, not in place, why. What is in place now is worked out in user
 # space by xip-in-place.sh (/proc/PID/maps and FIEMAP), as processes come and
 # go: the module walks nothing for it.
 
 D=/sys/fs/cramfs_xip/mtd:fs_partition
-fig() { sed -n "s/^$1 //p" "$D/stats"; }
+fig() { sed -n "s/^$1 //p" "$D"; }
 inplace() { xip-in-place.sh /mnt | sed -n "s/^$1 //p"; }
 # snap, then got FIGURE: the figures of one xip-in-place.sh run, for checks
 # on processes that hold their mappings a while (the debug kernel is slow).
@@ -26,10 +26,10 @@ stored=$(awk '$1 == "/bin/busybox" && $4 == "xip" { sub(/,$/, "", $6); if ($6 % 
 	END { print n + 0 }' /images/xip.layout)
 
 mount -t cramfs mtd:fs_partition /mnt
-check "the mount's stats file: 13 lines of 'name number'" sh -c \
-	"[ \$(grep -c '^[a-z_]* [0-9][0-9]*\$' $D/stats) = 13 ] && [ \$(wc -l < $D/stats) = 13 ]"
+check "the mount's stats: one file, 13 lines of 'name number'" sh -c \
+	"[ -f $D ] && [ \$(grep -c '^[a-z_]* [0-9][0-9]*\$' $D) = 13 ] && [ \$(wc -l < $D) = 13 ]"
 check "a fresh mount has nothing in place" test "$(inplace pages_in_place) $(inplace saved_kb)" = "0 0"
-check "the stats file is readable by anyone" sh -c "[ \$(stat -c %a $D/stats) = 444 ]"
+check "the stats file is readable by anyone" sh -c "[ \$(stat -c %a $D) = 444 ]"
 
 # Reading: pages inflated and copied into the page cache, and Cached with them.
 sync
@@ -127,12 +127,12 @@ losetup -r /dev/loop0 /images/xip.img
 mount -t cramfs /dev/loop0 /mnt
 xiptest maps /mnt/data/xip-partial.bin > /dev/null 2>&1
 check "a loop device: not_in_place_medium is 1" \
-	grep -qx 'not_in_place_medium 1' /sys/fs/cramfs_xip/loop0/stats
+	grep -qx 'not_in_place_medium 1' /sys/fs/cramfs_xip/loop0
 umount /mnt
 losetup -d /dev/loop0
 
 PSRAM=$(mtdnum 48000000.psram)
-P=/sys/fs/cramfs_xip/mtd:48000000.psram/stats
+P=/sys/fs/cramfs_xip/mtd:48000000.psram
 cat /images/crafted/tail-not-zero.img > /dev/mtd$PSRAM
 mount -t cramfs mtd$PSRAM /mnt
 xiptest touch /mnt/data/xip-partial.bin > /dev/null 2>&1
@@ -146,13 +146,17 @@ xiptest touch /mnt/bin/tiny > /dev/null 2>&1
 check "a plain page off a page boundary: not_in_place_unaligned is 1" \
 	grep -qx 'not_in_place_unaligned 1' $P
 umount /mnt
-check "the directories go with their mounts" sh -c '[ -z "$(ls /sys/fs/cramfs_xip)" ]'
+check "the files go with their mounts" sh -c '[ -z "$(ls /sys/fs/cramfs_xip)" ]'
 # Reading the figures while mounts come and go: no warning, no leak (the
 # kmemleak suite runs this file under the debug kernel).
 mark
 mount -t cramfs mtd:fs_partition /mnt
-( for i in 1 2 3 4 5 6 7 8 9 10; do cat $D/stats > /dev/null 2>&1; done ) &
+( for i in 1 2 3 4 5 6 7 8 9 10; do cat $D > /dev/null 2>&1; done ) &
 reader=$!
+# A reader holding the file open across the unmount: an error after it.
+exec 3< $D
 umount /mnt
 wait $reader
+check "the stats file held open across the unmount: read fails after it" sh -c '! cat <&3'
+exec 3<&-
 check "reading the stats file while its mount goes: no kernel warning" no_klog "WARNING"
