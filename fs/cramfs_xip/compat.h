@@ -68,8 +68,21 @@ static inline void cramfs_xip_compat_zero_times(struct inode *inode)
  */
 #if KERNEL_VERSION(6, 3, 0) <= LINUX_VERSION_CODE
 #define cramfs_xip_compat_vm_flags_set(vma, flags)	vm_flags_set(vma, flags)
+#define cramfs_xip_compat_vm_flags_reset(vma, flags)	vm_flags_reset(vma, flags)
 #else
 #define cramfs_xip_compat_vm_flags_set(vma, flags)	((vma)->vm_flags |= (flags))
+#define cramfs_xip_compat_vm_flags_reset(vma, flags)	((vma)->vm_flags = (flags))
+#endif
+
+/*
+ * Where the architecture tracks pfn mappings (x86 PAT), remap_pfn_range()
+ * reserves a memory type that only the unmapping of a VM_PFNMAP mapping gives
+ * back: xip.c then inserts its pages one by one.
+ */
+#ifdef __HAVE_PFNMAP_TRACKING
+#define CRAMFS_XIP_COMPAT_PFNMAP_TRACKING	1
+#else
+#define CRAMFS_XIP_COMPAT_PFNMAP_TRACKING	0
 #endif
 
 /*
