@@ -49,14 +49,17 @@ umount /mnt
 line=$(grep ' r-xp .* /bin/busybox$' /proc/1/maps | head -n 1)
 phys=$(page_phys 1 "${line%%-*}")
 echo "  /proc/1/maps: $line (first page at $phys)"
+# "none" (no page there) is -1, not an arithmetic error that ends init.
+n=-1
+[ "$phys" = none ] || n=$((0x$phys))
 case $rootdev in
 /dev/*)
 	check "init's text comes from the page cache, not in place ($phys)" \
-		[ $phys = none -o $((0x$phys)) -lt $((ROOT_IMAGE_START)) -o $((0x$phys)) -ge $((ROOT_IMAGE_END)) ]
+		[ $n -lt $((ROOT_IMAGE_START)) -o $n -ge $((ROOT_IMAGE_END)) ]
 	;;
 *)
 	check "init's text is mapped from flash ($phys)" \
-		[ $phys != none -a $((0x$phys)) -ge $((ROOT_IMAGE_START)) -a $((0x$phys)) -lt $((ROOT_IMAGE_END)) ]
+		[ $n -ge $((ROOT_IMAGE_START)) -a $n -lt $((ROOT_IMAGE_END)) ]
 	;;
 esac
 check "init is /bin/busybox, 1 text mapping" [ "$(grep -c ' r-xp .* /bin/busybox$' /proc/1/maps)" = 1 ]
