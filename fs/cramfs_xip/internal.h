@@ -67,7 +67,7 @@ enum cramfs_xip_source {
 };
 
 /*
- * The figures of a mount in /sys/fs/cramfs_xip/<s_id>/stats (sysfs.c, where
+ * The figures of a mount in the file /sys/fs/cramfs_xip/<s_id> (sysfs.c, where
  * built): counts since the mount.
  */
 enum cramfs_xip_stat {

@@ -450,7 +450,7 @@ static void cramfs_xip_kill_sb(struct super_block *sb)
 	 * opened: from 6.6 on, get_tree_bdev() makes the superblock (with the
 	 * device's number, not an anonymous one) before it opens the device.
 	 */
-	/* Its directory in /sys/fs/cramfs_xip goes first, so that its name is free. */
+	/* Its file in /sys/fs/cramfs_xip goes first, so that its name is free. */
 	if (sbi)
 		cramfs_xip_sysfs_del(sbi);
 	if (cramfs_xip_on_mtd(sb))

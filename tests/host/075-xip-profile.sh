@@ -20,7 +20,7 @@ open('$d/tree/bin/prog', 'wb').write(body + r.randbytes(size - len(body)))
 open('$d/tree/a b/x', 'wb').write(r.randbytes(3 * 4096))
 open('$d/tree/bin/text', 'wb').write(b'compressible ' * 3000)"
 cat > "$d/profile" <<'P'
-# as /sys/fs/cramfs_xip/<mount>/xip_profile writes it, and a comment
+# as xip-profile writes it, and a comment
 page-size 4096
 /bin/prog 0-2,5,10
 /a\040b/x all
