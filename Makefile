@@ -4,7 +4,7 @@
 #
 #   make [KDIR=<kernel build dir>] [ARCH=arm CROSS_COMPILE=arm-linux-gnueabi-]
 #   make tools | install | check | demo | bench | badimages | fuzz | clean
-#   make check-all                         (check, and the 6.12 boot tests)
+#   make check-all                         (check, the 6.12 boot tests, 6.1's tiny system)
 #   make check-debug | badimages-debug     (under the debug kernel)
 
 KDIR ?= /lib/modules/$(shell uname -r)/build
@@ -58,7 +58,7 @@ check:
 	scripts/setup-host.sh
 	tests/run-all.sh
 
-# make check, and the boot tests on 6.12 too (Debian 12's other kernel).
+# make check, and the boot tests on 6.12 too (Debian 12's other kernel) and 6.1's tiny system.
 check-all:
 	scripts/setup-host.sh
 	CHECK_ALL=1 tests/run-all.sh
