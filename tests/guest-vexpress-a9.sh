@@ -325,3 +325,15 @@ if [ $suite = bench ]; then
 	exit 0
 fi
 "$top/tests/lib/judge-console.sh" "$console" "$variant-$kver" "$work"/stage/tests/[0-9]*.sh
+
+# The footprint the README promises: size(1)'s text of the default module
+# (every medium built in) against 6.1's kernel, at most 16 KiB.
+if [ $variant = $board ] && [ "$kver" = 6.1 ]; then
+	text=$("${CROSS_COMPILE}size" "$work.ko/cramfs_xip.ko" | awk 'NR == 2 { print $1 }')
+	if [ -n "$text" ] && [ "$text" -le 16384 ]; then
+		echo "PASS: $variant-$kver: module text $text bytes, at most 16384"
+	else
+		echo "FAIL: $variant-$kver: module text ${text:-unknown} bytes, over 16384" \
+			"(make bench: Documentation/benchmarks.md says where it goes)"
+	fi
+fi

@@ -10,7 +10,6 @@
 #include <linux/blkdev.h>
 #include <linux/fs.h>
 #include <linux/pagemap.h>
-#include <linux/slab.h>
 #include "compat.h"
 #ifndef CRAMFS_XIP_COMPAT_LEGACY_MOUNT
 #include <linux/fs_context.h>
@@ -59,8 +58,5 @@ int cramfs_xip_fill_super_bdev(struct super_block *sb, struct fs_context *fc)
 
 	sbi->medium = &cramfs_xip_bdev_medium;
 	sbi->medium_size = min_t(u64, cramfs_xip_compat_bdev_bytes(sb->s_bdev), U32_MAX);
-	sbi->bounce = kmalloc(CRAMFS_XIP_MAX_COMPRESSED_LEN, GFP_KERNEL);
-	if (!sbi->bounce)
-		return -ENOMEM;
 	return cramfs_xip_fill_common(sb, fc);
 }

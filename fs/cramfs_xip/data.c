@@ -123,19 +123,25 @@ check:
 }
 
 #if CRAMFS_XIP_HAS_FIEMAP
-/*
- * FIEMAP (filefrag -v): where each stored block of a regular file lies in
- * the medium (its image offset) and how. Plain blocks that follow one
- * another, in the file and in the image, with the same flags make one
- * extent; a compressed block, or a plain one stored shorter than its part
- * of the file (read as zeros past its end), is an extent of its own, as
- * long as the bytes of the file it holds (FIEMAP_EXTENT_ENCODED if
- * compressed); a plain block that is not
+/**
+ * cramfs_xip_fiemap() - FIEMAP (filefrag -v) of a regular file
+ * @inode: the file (a directory gets -EOPNOTSUPP: it shares the table)
+ * @fi: the request
+ * @start: the first byte of the file asked for
+ * @len: how many
+ *
+ * Where each stored block of the file lies in the medium (its image offset)
+ * and how. Plain blocks that follow one another, in the file and in the
+ * image, with the same flags make one extent; a compressed block, or a
+ * plain one stored shorter than its part of the file (read as zeros past
+ * its end), is an extent of its own, as long as the bytes of the file it
+ * holds (FIEMAP_EXTENT_ENCODED if compressed); a plain block that is not
  * direct and page-aligned (and so never mapped in place) is
  * FIEMAP_EXTENT_NOT_ALIGNED. A hole has no extent.
+ *
+ * Return: 0 or a negative error.
  */
-static int cramfs_xip_fiemap(struct inode *inode, struct fiemap_extent_info *fi, u64 start,
-			     u64 len)
+int cramfs_xip_fiemap(struct inode *inode, struct fiemap_extent_info *fi, u64 start, u64 len)
 {
 	/* A file is at most 16 MiB: u32 will do from here on. */
 	u32 size = inode->i_size, pos, last, bytes, e_pos = 0, e_phys = 0, e_len = 0;
@@ -144,6 +150,8 @@ static int cramfs_xip_fiemap(struct inode *inode, struct fiemap_extent_info *fi,
 	bool exact, e_exact = false;
 	int err;
 
+	if (!S_ISREG(inode->i_mode))
+		return -EOPNOTSUPP;
 	err = cramfs_xip_compat_fiemap_prep(inode, fi, start, &len);
 	if (err || start >= size || !len)
 		return err;
@@ -184,10 +192,6 @@ static int cramfs_xip_fiemap(struct inode *inode, struct fiemap_extent_info *fi,
 	err = fiemap_fill_next_extent(fi, e_pos, e_phys, e_len, e_flags);
 	return err < 0 ? err : 0;
 }
-
-const struct inode_operations cramfs_xip_file_iops = {
-	.fiemap		= cramfs_xip_fiemap,
-};
 #endif
 
 /* How much of zlib's inflate workspace each mount allocates: see cramfs_xip_zlib_init(). */

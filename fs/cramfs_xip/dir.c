@@ -67,44 +67,28 @@ bad:
  * walk from the start, so that only the image, never the user, can make an
  * entry look bad. The file remembers the position readdir left it at.
  */
-static int cramfs_xip_seek_entry(struct file *file, struct dir_context *ctx)
-{
-	struct inode *dir = file_inode(file);
-	struct cramfs_xip_dirent de;
-	u32 pos = 0;
-	int err;
-
-	if (!ctx->pos || ctx->pos == (uintptr_t)file->private_data || ctx->pos >= dir->i_size)
-		return 0;
-	while (pos < ctx->pos) {
-		err = cramfs_xip_read_dirent(dir, pos, &de);
-		if (err)
-			return err;
-		pos = de.next;
-		cond_resched();
-	}
-	ctx->pos = pos;
-	return 0;
-}
-
 static int cramfs_xip_readdir(struct file *file, struct dir_context *ctx)
 {
 	struct inode *dir = file_inode(file);
 	struct cramfs_xip_dirent de;
+	u32 pos = ctx->pos == (uintptr_t)file->private_data ? ctx->pos : 0;
 	int err;
 
-	err = cramfs_xip_seek_entry(file, ctx);
-	if (err)
-		return err;
-	while (ctx->pos < dir->i_size) {
-		err = cramfs_xip_read_dirent(dir, ctx->pos, &de);
+	if (ctx->pos >= dir->i_size)
+		return 0;
+	for (; pos < dir->i_size; pos = de.next) {
+		cond_resched();
+		err = cramfs_xip_read_dirent(dir, pos, &de);
 		if (err)
 			return err;
+		if (pos < ctx->pos)
+			continue;
+		ctx->pos = pos;
 		if (!dir_emit(ctx, de.name, de.len, de.ino, cramfs_xip_compat_dtype(de.d.mode)))
-			break;
-		ctx->pos = de.next;
-		cond_resched();
+			goto out;
 	}
+	ctx->pos = pos;
+out:
 	file->private_data = (void *)(uintptr_t)ctx->pos;
 	return 0;
 }
@@ -149,8 +133,15 @@ static struct dentry *cramfs_xip_lookup(struct inode *dir, struct dentry *dentry
 	return d_splice_alias(inode, dentry);
 }
 
-const struct inode_operations cramfs_xip_dir_iops = {
+/*
+ * Directories and regular files share one table (128 bytes each): the VFS
+ * looks up only in directories, and FIEMAP answers for regular files only.
+ */
+const struct inode_operations cramfs_xip_iops = {
 	.lookup		= cramfs_xip_lookup,
+#if CRAMFS_XIP_HAS_FIEMAP
+	.fiemap		= cramfs_xip_fiemap,
+#endif
 };
 
 const struct file_operations cramfs_xip_dir_fops = {

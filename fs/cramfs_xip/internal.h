@@ -181,22 +181,20 @@ __printf(2, 3) void cramfs_xip_err(struct super_block *sb, const char *fmt, ...)
 __printf(3, 4) void cramfs_xip_mount_err(struct fs_context *fc, struct super_block *sb,
 					 const char *fmt, ...);
 
-const void *cramfs_xip_read_medium(struct super_block *sb, u32 off, u32 len, void *buf);
-
-/*
- * The @len bytes at image offset @off: a pointer into the mapping of a
- * memory-mapped medium, else a copy made in @buf. The caller has checked
- * the range against the image; it is checked once more here, so that no
- * read of any medium can leave the image. ERR_PTR(-EIO) if it cannot be read.
+/**
+ * cramfs_xip_bytes() - the @len bytes at image offset @off
+ * @sb: the mounted filesystem
+ * @off: image offset
+ * @len: bytes wanted
+ * @buf: where to copy them from a medium that is not memory-mapped
+ *
+ * The caller has checked the range against the image; it is checked once
+ * more here, so that no read of any medium can leave the image.
+ *
+ * Return: a pointer into the mapping of a memory-mapped medium, else @buf
+ * with a copy; ERR_PTR(-EIO) for a range outside the image or a read error.
  */
-static inline const void *cramfs_xip_bytes(struct super_block *sb, u32 off, u32 len, void *buf)
-{
-	struct cramfs_xip_sb_info *sbi = CRAMFS_XIP_SB(sb);
-
-	if (likely(sbi->virt && cramfs_xip_in_image(sb, off, len)))
-		return sbi->virt + off;
-	return cramfs_xip_read_medium(sb, off, len, buf);
-}
+const void *cramfs_xip_bytes(struct super_block *sb, u32 off, u32 len, void *buf);
 
 /* Copy @len bytes at image offset @off into @dst: 0 or -EIO. */
 static inline int cramfs_xip_copy(struct super_block *sb, void *dst, u32 off, u32 len)
@@ -254,7 +252,8 @@ struct inode *cramfs_xip_iget(struct super_block *sb, const struct cramfs_xip_di
 			      unsigned long ino);
 
 /* dir.c */
-extern const struct inode_operations cramfs_xip_dir_iops;
+/* for directories and regular files */
+extern const struct inode_operations cramfs_xip_iops;
 extern const struct file_operations cramfs_xip_dir_fops;
 
 /* data.c */
@@ -267,7 +266,7 @@ struct cramfs_xip_block {
 
 extern const struct address_space_operations cramfs_xip_aops;
 /* FIEMAP, where built (CRAMFS_XIP_HAS_FIEMAP): filefrag -v */
-extern const struct inode_operations cramfs_xip_file_iops;
+int cramfs_xip_fiemap(struct inode *inode, struct fiemap_extent_info *fi, u64 start, u64 len);
 int cramfs_xip_get_block(struct inode *inode, pgoff_t index, struct cramfs_xip_block *b);
 void __init cramfs_xip_zlib_init(void);
 void cramfs_xip_zlib_exit(struct cramfs_xip_sb_info *sbi);

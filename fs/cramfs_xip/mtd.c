@@ -132,8 +132,5 @@ int cramfs_xip_fill_super_mtd(struct super_block *sb, struct fs_context *fc)
 	sbi->medium = &cramfs_xip_mtd_read_medium;
 	sbi->medium_size = len;
 	sbi->phys = 0;
-	sbi->bounce = kmalloc(CRAMFS_XIP_MAX_COMPRESSED_LEN, GFP_KERNEL);
-	if (!sbi->bounce)
-		return -ENOMEM;
 	return cramfs_xip_fill_common(sb, fc);
 }

@@ -52,17 +52,7 @@ void cramfs_xip_mount_err(struct fs_context *fc, struct super_block *sb, const c
 	va_end(args);
 }
 
-/**
- * cramfs_xip_read_medium() - cramfs_xip_bytes() where the image is not mapped
- * @sb: the mounted filesystem
- * @off: image offset
- * @len: bytes wanted
- * @buf: where to copy them from a medium that is not memory-mapped
- *
- * Return: a pointer to the bytes, or ERR_PTR(-EIO) for a range outside the
- * image (which the callers' own checks should have caught) or a read error.
- */
-const void *cramfs_xip_read_medium(struct super_block *sb, u32 off, u32 len, void *buf)
+const void *cramfs_xip_bytes(struct super_block *sb, u32 off, u32 len, void *buf)
 {
 	struct cramfs_xip_sb_info *sbi = CRAMFS_XIP_SB(sb);
 	int err;
@@ -81,11 +71,9 @@ static struct inode *cramfs_xip_alloc_inode(struct super_block *sb)
 {
 	struct cramfs_xip_inode_info *ci;
 
+	/* data_offset is set by cramfs_xip_iget(), the only one to ask for an inode. */
 	ci = cramfs_xip_compat_alloc_inode(sb, cramfs_xip_inode_cachep);
-	if (!ci)
-		return NULL;
-	ci->data_offset = 0;
-	return &ci->vfs_inode;
+	return ci ? &ci->vfs_inode : NULL;
 }
 
 static void cramfs_xip_free_inode(struct inode *inode)
@@ -119,11 +107,9 @@ static int cramfs_xip_statfs(struct dentry *dentry, struct kstatfs *buf)
 
 	buf->f_type = CRAMFS_XIP_MAGIC;
 	buf->f_bsize = PAGE_SIZE;
+	/* The rest is zero: statfs_by_dentry() cleared it. */
 	buf->f_blocks = sbi->blocks;
-	buf->f_bfree = 0;
-	buf->f_bavail = 0;
 	buf->f_files = sbi->files;
-	buf->f_ffree = 0;
 	buf->f_fsid = cramfs_xip_compat_u64_to_fsid(huge_encode_dev(sb->s_dev));
 	buf->f_namelen = CRAMFS_XIP_MAXPATHLEN;
 	return 0;
@@ -257,13 +243,13 @@ static int cramfs_xip_read_super(struct super_block *sb, struct fs_context *fc,
 	const int big = CRAMFS_XIP_BIG;
 	const u8 *p, *super = NULL;
 	u8 buf[CRAMFS_XIP_SUPER_SIZE] __aligned(4);
-	u32 magic, offsets[] = { 0, CRAMFS_XIP_PAD_SIZE };
-	int i;
+	u32 magic, off;
 
-	for (i = 0; i < ARRAY_SIZE(offsets); i++) {
-		if (sbi->medium_size < offsets[i] + CRAMFS_XIP_SUPER_SIZE)
+	/* At the start, or after the 512 bytes a boot loader may take. */
+	for (off = 0; off <= CRAMFS_XIP_PAD_SIZE; off += CRAMFS_XIP_PAD_SIZE) {
+		if (sbi->medium_size < off + CRAMFS_XIP_SUPER_SIZE)
 			break;
-		p = cramfs_xip_bytes(sb, offsets[i], CRAMFS_XIP_SUPER_SIZE, buf);
+		p = cramfs_xip_bytes(sb, off, CRAMFS_XIP_SUPER_SIZE, buf);
 		if (IS_ERR(p))
 			return PTR_ERR(p);	/* the read said what failed */
 		magic = cramfs_xip_get32(p, big);
@@ -274,7 +260,7 @@ static int cramfs_xip_read_super(struct super_block *sb, struct fs_context *fc,
 		}
 		if (magic == CRAMFS_XIP_MAGIC) {
 			super = p;
-			sbi->super_offset = offsets[i];
+			sbi->super_offset = off;
 			break;
 		}
 	}
@@ -355,6 +341,12 @@ int cramfs_xip_fill_common(struct super_block *sb, struct fs_context *fc)
 				     sbi->medium->no_xip ? sbi->medium->no_xip :
 				     "it does not start on a page boundary");
 		return -EINVAL;
+	}
+	/* A medium that is not mapped: compressed blocks are read into this buffer. */
+	if (!sbi->virt) {
+		sbi->bounce = kmalloc(CRAMFS_XIP_MAX_COMPRESSED_LEN, GFP_KERNEL);
+		if (!sbi->bounce)
+			return -ENOMEM;
 	}
 	/* Until the superblock says how large the image is: the whole medium. */
 	sbi->size = min_t(size_t, sbi->medium_size, U32_MAX);

@@ -28,21 +28,22 @@
 
 static struct kobject *cramfs_xip_kobj;
 
-/* The names of enum cramfs_xip_stat, in its order. */
+/* The names of enum cramfs_xip_stat, in its order; the reasons take a prefix. */
+#define CRAMFS_XIP_WHY_PREFIX	"not_in_place_"
 static const char *const cramfs_xip_stat_names[CRAMFS_XIP_NR_STATS] = {
 	[CRAMFS_XIP_DECOMPRESSED]	= "pages_decompressed",
 	[CRAMFS_XIP_COPIED]		= "pages_copied",
 	[CRAMFS_XIP_MMAP_WHOLE]		= "mmaps_in_place",
 	[CRAMFS_XIP_MMAP_MIXED]		= "mmaps_mixed",
 	[CRAMFS_XIP_MMAP_PAGE_CACHE]	= "mmaps_page_cache",
-	[CRAMFS_XIP_WHY_COMPRESSED]	= "not_in_place_compressed",
-	[CRAMFS_XIP_WHY_HOLE]		= "not_in_place_hole",
-	[CRAMFS_XIP_WHY_UNALIGNED]	= "not_in_place_unaligned",
-	[CRAMFS_XIP_WHY_TAIL]		= "not_in_place_tail_not_zero",
-	[CRAMFS_XIP_WHY_PAST_IMAGE]	= "not_in_place_past_image",
-	[CRAMFS_XIP_WHY_MEDIUM]		= "not_in_place_medium",
-	[CRAMFS_XIP_WHY_TRACED]		= "not_in_place_traced",
-	[CRAMFS_XIP_WHY_WRITABLE]	= "not_in_place_writable",
+	[CRAMFS_XIP_WHY_COMPRESSED]	= "compressed",
+	[CRAMFS_XIP_WHY_HOLE]		= "hole",
+	[CRAMFS_XIP_WHY_UNALIGNED]	= "unaligned",
+	[CRAMFS_XIP_WHY_TAIL]		= "tail_not_zero",
+	[CRAMFS_XIP_WHY_PAST_IMAGE]	= "past_image",
+	[CRAMFS_XIP_WHY_MEDIUM]		= "medium",
+	[CRAMFS_XIP_WHY_TRACED]		= "traced",
+	[CRAMFS_XIP_WHY_WRITABLE]	= "writable",
 };
 
 static ssize_t cramfs_xip_stats_show(struct kobject *kobj, struct kobj_attribute *attr,
@@ -52,8 +53,9 @@ static ssize_t cramfs_xip_stats_show(struct kobject *kobj, struct kobj_attribute
 	int i, n = 0;
 
 	for (i = 0; i < CRAMFS_XIP_NR_STATS; i++)
-		n += scnprintf(buf + n, PAGE_SIZE - n, "%s %ld\n", cramfs_xip_stat_names[i],
-			       atomic_long_read(&sbi->stats[i]));
+		n += scnprintf(buf + n, PAGE_SIZE - n, "%s%s %ld\n",
+			       i >= CRAMFS_XIP_WHY_COMPRESSED ? CRAMFS_XIP_WHY_PREFIX : "",
+			       cramfs_xip_stat_names[i], atomic_long_read(&sbi->stats[i]));
 	return n;
 }
 

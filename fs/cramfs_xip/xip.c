@@ -220,12 +220,11 @@ static vm_fault_t cramfs_xip_fault(struct vm_fault *vmf)
 	struct inode *inode = file_inode(vmf->vma->vm_file);
 	enum cramfs_xip_stat why;
 	u32 offset;
-	vm_fault_t ret;
 
 	if (vmf->flags & FAULT_FLAG_WRITE || !cramfs_xip_page(inode, vmf->pgoff, &offset, &why))
 		return filemap_fault(vmf);
-	ret = cramfs_xip_insert(vmf->vma, vmf->address & PAGE_MASK, offset);
-	return ret & VM_FAULT_ERROR ? ret : VM_FAULT_NOPAGE;
+	/* VM_FAULT_NOPAGE, or the error. */
+	return cramfs_xip_insert(vmf->vma, vmf->address & PAGE_MASK, offset);
 }
 
 static const struct vm_operations_struct cramfs_xip_vm_ops = {
