@@ -86,6 +86,8 @@ static int cramfs_xip_readdir(struct file *file, struct dir_context *ctx)
 		ctx->pos = pos;
 		if (!dir_emit(ctx, de.name, de.len, de.ino, cramfs_xip_compat_dtype(de.d.mode)))
 			goto out;
+		/* Past it at once: a bad entry next must not bring this one back. */
+		ctx->pos = de.next;
 	}
 	ctx->pos = pos;
 out:

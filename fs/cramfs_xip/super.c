@@ -153,7 +153,7 @@ static int cramfs_xip_remount_check(struct fs_context *fc, struct super_block *s
 		cramfs_xip_mount_err(fc, sb, "remount cannot %s: unmount and mount with it", what);
 		return -EINVAL;
 	}
-	sync_filesystem(sb);
+	/* Nothing to sync: the superblock is read-only from its mount on. */
 	return 0;
 }
 

@@ -176,6 +176,14 @@ def crafted(out, xip_image, psram_phys):
     struct.pack_into("<I", img, off + 8, (w2 & 0x3f) | (SUPER // 4) << 6)
     open(f"{out}/dir-loop.img", "wb").write(pad(img))
 
+    img = bytearray(seed)   # a directory whose second entry is bad (no name) after a good one
+    p, off, e = next(x for x in entries if x[0] == "/data")
+    second = e["offset"] + INODE + inode(seed, e["offset"])["namelen"]
+    assert second < e["offset"] + e["size"], "/data should hold two entries"
+    w2 = struct.unpack_from("<I", img, second + 8)[0]
+    struct.pack_into("<I", img, second + 8, w2 & ~0x3f)
+    open(f"{out}/dir-bad-entry.img", "wb").write(pad(img))
+
 
 def tinyelf(out):
     """ELF32 ARM: PT_LOAD r-x over pages 0-1, PT_LOAD rw- over page 2, 3 pages + a tail."""

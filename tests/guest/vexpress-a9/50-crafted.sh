@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# checks: 15
+# checks: 18
 # One crafted image per hole mainline cramfs 6.1 has: ours must refuse or fail
 # the read with a message, never hand out memory outside the image.
 PSRAM=$(mtdnum 48000000.psram)
@@ -70,4 +70,16 @@ check "directory pointing back at the root: lookup fails, no loop" \
 	sh -c '! ls /mnt/data/data/data > /dev/null 2>&1'
 check "directory loop: the kernel says why" \
 	klog_has "outside the image or before it"
+umount /mnt
+
+# readdir gives what it read before a bad entry, then the error; a listing
+# that brought the good entry back each time would never end.
+load dir-bad-entry
+mount -t cramfs mtd$PSRAM /mnt
+mark
+timeout 30 ls -1 /mnt/data > /tmp/ls.out 2>&1
+rc=$?
+check "directory with a bad second entry: ls ends (status $rc, not killed)" test $rc -lt 128
+check "... after listing the good entry once" test "$(grep -c '^compressed.txt$' /tmp/ls.out)" = 1
+check "... and the kernel names the bad entry" klog_has "bad entry at position 28"
 umount /mnt
