@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# checks: 11
+# checks: 13
 # FIEMAP: e2fsprogs' filefrag -v lists each file's extents, and they agree,
 # page by page, with cramfsck --layout of the same image on the host
 # (tests/lib/layout-pages.py): where each block lies in the medium, and
@@ -41,6 +41,11 @@ check "NOR: BusyBox's text is one extent of over 300 pages, in place (no flags)"
 check "NOR: the compressed file's extents are all encoded" sh -c \
 	"[ \$(filefrag -v /mnt/data/compressed.txt | grep -c '^ *[0-9]*:.*encoded') -gt 10 ] &&
 	 ! filefrag -v /mnt/data/compressed.txt | grep '^ *[0-9]*:' | grep -qv encoded"
+# Directories share the files' inode operations: their FIEMAP says unsupported
+# instead of reading directory entries as block pointers.
+mark
+check "NOR: a directory has no extents" sh -c "! filefrag -v /mnt/bin 2>&1 | grep -q '^ *[0-9]*:'"
+check "... and asking for them reads nothing of the image (no message)" no_klog "cramfs_xip"
 umount /mnt
 
 losetup -r /dev/loop0 /images/xip.img
