@@ -50,6 +50,14 @@ for m in cramfs_xip mainline mainline cramfs_xip mainline cramfs_xip cramfs_xip 
 		"$top/tests/guest-vexpress-a9.sh" --bench >> "$res"
 	r=$((r + 1))
 done
+# The fault window (pages in place one fault inserts; 16 in the module):
+# one round each of 1 and 64 pages, against the rounds above.
+for w in 1 64; do
+	GUEST_QEMU="-icount shift=3,sleep=off" GUEST_APPEND="bench_module=cramfs_xip-w$w bench_round=$r" \
+		GUEST_TIMEOUT=${GUEST_TIMEOUT:-900} \
+		"$top/tests/guest-vexpress-a9.sh" --bench >> "$res"
+	r=$((r + 1))
+done
 # Where the time goes (BENCH_TRACE=1): one more boot, of a kernel with
 # ftrace's function_graph tracer (one more kernel build), under -icount.
 if [ -n "${BENCH_TRACE:-}" ]; then

@@ -46,17 +46,17 @@ static const struct cramfs_xip_medium cramfs_xip_bdev_medium = {
 };
 
 /**
- * cramfs_xip_fill_super_bdev() - mount the image on the superblock's block device
+ * cramfs_xip_open_bdev() - the superblock's block device as the medium of its image
  * @sb: the new superblock, sb->s_bdev opened read-only
  * @fc: the mount's context, for messages (NULL with the legacy mount API)
  *
  * Return: 0, or a negative error with a message.
  */
-int cramfs_xip_fill_super_bdev(struct super_block *sb, struct fs_context *fc)
+int cramfs_xip_open_bdev(struct super_block *sb, struct fs_context *fc)
 {
 	struct cramfs_xip_sb_info *sbi = CRAMFS_XIP_SB(sb);
 
 	sbi->medium = &cramfs_xip_bdev_medium;
 	sbi->medium_size = min_t(u64, cramfs_xip_compat_bdev_bytes(sb->s_bdev), U32_MAX);
-	return cramfs_xip_fill_common(sb, fc);
+	return 0;
 }

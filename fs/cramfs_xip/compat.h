@@ -68,21 +68,19 @@ static inline void cramfs_xip_compat_zero_times(struct inode *inode)
  */
 #if KERNEL_VERSION(6, 3, 0) <= LINUX_VERSION_CODE
 #define cramfs_xip_compat_vm_flags_set(vma, flags)	vm_flags_set(vma, flags)
-#define cramfs_xip_compat_vm_flags_reset(vma, flags)	vm_flags_reset(vma, flags)
 #else
 #define cramfs_xip_compat_vm_flags_set(vma, flags)	((vma)->vm_flags |= (flags))
-#define cramfs_xip_compat_vm_flags_reset(vma, flags)	((vma)->vm_flags = (flags))
 #endif
 
 /*
- * Where the architecture tracks pfn mappings (x86 PAT), remap_pfn_range()
- * reserves a memory type that only the unmapping of a VM_PFNMAP mapping gives
- * back: xip.c then inserts its pages one by one.
+ * v5.12 ("mm: Cleanup faultaround and finish_fault() codepaths") made
+ * ->map_pages return a vm_fault_t, and filemap_map_pages() find and lock
+ * the page table of the range it is given itself, so that it can be called
+ * on parts of the fault-around range. Before it, the caller set the page
+ * table up for the whole range: xip.c has no fault-around there.
  */
-#ifdef __HAVE_PFNMAP_TRACKING
-#define CRAMFS_XIP_COMPAT_PFNMAP_TRACKING	1
-#else
-#define CRAMFS_XIP_COMPAT_PFNMAP_TRACKING	0
+#if KERNEL_VERSION(5, 12, 0) <= LINUX_VERSION_CODE
+#define CRAMFS_XIP_COMPAT_MAP_PAGES	1
 #endif
 
 /*

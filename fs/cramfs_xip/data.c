@@ -136,8 +136,9 @@ check:
  * plain one stored shorter than its part of the file (read as zeros past
  * its end), is an extent of its own, as long as the bytes of the file it
  * holds (FIEMAP_EXTENT_ENCODED if compressed); a plain block that is not
- * direct and page-aligned (and so never mapped in place) is
- * FIEMAP_EXTENT_NOT_ALIGNED. A hole has no extent.
+ * direct and page-aligned, or any plain block of a mount that maps nothing
+ * in place (a block device, memory the kernel cannot map so), is never
+ * mapped in place, and FIEMAP_EXTENT_NOT_ALIGNED. A hole has no extent.
  *
  * Return: 0 or a negative error.
  */
@@ -145,6 +146,7 @@ int cramfs_xip_fiemap(struct inode *inode, struct fiemap_extent_info *fi, u64 st
 {
 	/* A file is at most 16 MiB: u32 will do from here on. */
 	u32 size = inode->i_size, pos, last, bytes, e_pos = 0, e_phys = 0, e_len = 0;
+	struct cramfs_xip_sb_info *sbi = CRAMFS_XIP_SB(inode->i_sb);
 	struct cramfs_xip_block b;
 	u32 flags, e_flags = 0;
 	bool exact, e_exact = false;
@@ -164,7 +166,7 @@ int cramfs_xip_fiemap(struct inode *inode, struct fiemap_extent_info *fi, u64 st
 			continue;
 		/* In place needs a page-aligned physical address, not just image offset. */
 		flags = b.compressed ? FIEMAP_EXTENT_ENCODED :
-			b.direct && PAGE_ALIGNED(CRAMFS_XIP_SB(inode->i_sb)->phys + b.start) ? 0 :
+			b.direct && sbi->xip && PAGE_ALIGNED(sbi->phys + b.start) ? 0 :
 			FIEMAP_EXTENT_NOT_ALIGNED;
 		/* Only plain blocks that hold all their bytes follow one another. */
 		bytes = cramfs_xip_block_bytes(inode, pos >> PAGE_SHIFT);

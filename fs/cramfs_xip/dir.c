@@ -23,8 +23,13 @@ struct cramfs_xip_dirent {
 	u8 buf[CRAMFS_XIP_INODE_SIZE + CRAMFS_XIP_MAXPATHLEN] __aligned(4);
 };
 
-/* Read and check the entry at @pos of directory @dir. */
-static int cramfs_xip_read_dirent(struct inode *dir, u32 pos, struct cramfs_xip_dirent *de)
+/*
+ * Read and check the entry at @pos of directory @dir. @quiet: @pos may not
+ * be an entry's start (a position from lseek()), and a bad entry there is
+ * no fault of the image: no message.
+ */
+static int cramfs_xip_read_dirent(struct inode *dir, u32 pos, struct cramfs_xip_dirent *de,
+				  bool quiet)
 {
 	struct super_block *sb = dir->i_sb;
 	u32 size = dir->i_size;
@@ -57,28 +62,39 @@ static int cramfs_xip_read_dirent(struct inode *dir, u32 pos, struct cramfs_xip_
 	de->next = pos + CRAMFS_XIP_INODE_SIZE + de->d.namelen;
 	return 0;
 bad:
-	cramfs_xip_err(sb, "directory %llu: bad entry at position %u", (u64)dir->i_ino, pos);
+	if (!quiet)
+		cramfs_xip_err(sb, "directory %llu: bad entry at position %u", (u64)dir->i_ino, pos);
 	return -EIO;
 }
 
 /*
- * lseek() lets a user put a directory's position anywhere. A position that
- * readdir did not hand out is taken to the first entry at or after it by a
- * walk from the start, so that only the image, never the user, can make an
- * entry look bad. The file remembers the position readdir left it at.
+ * A position is an entry's offset in the directory. readdir goes on from
+ * the one it left the file at (the file remembers it) and from any other
+ * that telldir() may have handed out, read directly. lseek() lets a user
+ * put the position anywhere, though, and only the image, never the user,
+ * may make an entry look bad: a position that is not the start of an
+ * entry is taken to the first entry at or after it by a walk from the
+ * start, and after one that looks like an entry but may not be, a bad
+ * entry ends the call with -EIO and no message (a listing from the start
+ * reports it, if the image is at fault).
  */
 static int cramfs_xip_readdir(struct file *file, struct dir_context *ctx)
 {
 	struct inode *dir = file_inode(file);
 	struct cramfs_xip_dirent de;
-	u32 pos = ctx->pos == (uintptr_t)file->private_data ? ctx->pos : 0;
+	bool sure = !ctx->pos || ctx->pos == (uintptr_t)file->private_data;
+	u32 pos = ctx->pos;
 	int err;
 
 	if (ctx->pos >= dir->i_size)
 		return 0;
+	if (!sure && cramfs_xip_read_dirent(dir, pos, &de, true)) {
+		pos = 0;
+		sure = true;
+	}
 	for (; pos < dir->i_size; pos = de.next) {
 		cond_resched();
-		err = cramfs_xip_read_dirent(dir, pos, &de);
+		err = cramfs_xip_read_dirent(dir, pos, &de, !sure);
 		if (err)
 			return err;
 		if (pos < ctx->pos)
@@ -91,7 +107,8 @@ static int cramfs_xip_readdir(struct file *file, struct dir_context *ctx)
 	}
 	ctx->pos = pos;
 out:
-	file->private_data = (void *)(uintptr_t)ctx->pos;
+	if (sure)
+		file->private_data = (void *)(uintptr_t)ctx->pos;
 	return 0;
 }
 
@@ -117,7 +134,7 @@ static struct dentry *cramfs_xip_lookup(struct inode *dir, struct dentry *dentry
 	int err, cmp;
 
 	while (pos < dir->i_size) {
-		err = cramfs_xip_read_dirent(dir, pos, &de);
+		err = cramfs_xip_read_dirent(dir, pos, &de, false);
 		if (err) {
 			inode = ERR_PTR(err);
 			break;

@@ -235,17 +235,14 @@ static inline const u8 *cramfs_xip_map(struct super_block *sb, u32 off, phys_add
 	return sbi->virt + off;
 }
 
-/* super.c: the rest of a mount, once a medium is open */
-int cramfs_xip_fill_common(struct super_block *sb, struct fs_context *fc);
-
 /*
- * The media: each sets up sbi and calls cramfs_xip_fill_common(). The MTD
+ * The media: each sets up sbi (super.c mounts the image then). The MTD
  * and block device ones are built with MTD and block device support and
  * called only where IS_ENABLED() says they are.
  */
-int cramfs_xip_fill_super_phys(struct super_block *sb, struct fs_context *fc);
-int cramfs_xip_fill_super_mtd(struct super_block *sb, struct fs_context *fc);
-int cramfs_xip_fill_super_bdev(struct super_block *sb, struct fs_context *fc);
+int cramfs_xip_open_phys(struct super_block *sb, struct fs_context *fc);
+int cramfs_xip_open_mtd(struct super_block *sb, struct fs_context *fc);
+int cramfs_xip_open_bdev(struct super_block *sb, struct fs_context *fc);
 
 /* inode.c */
 struct inode *cramfs_xip_iget(struct super_block *sb, const struct cramfs_xip_dinode *d,
@@ -273,6 +270,12 @@ void cramfs_xip_zlib_exit(struct cramfs_xip_sb_info *sbi);
 
 /* xip.c */
 extern const struct file_operations cramfs_xip_file_fops;
+#ifdef CONFIG_MMU
+const char *cramfs_xip_frames_unusable(struct super_block *sb);
+#else
+/* Without page tables, frames are handed out as addresses only. */
+static inline const char *cramfs_xip_frames_unusable(struct super_block *sb) { return NULL; }
+#endif
 
 /* sysfs.c, where built (CRAMFS_XIP_HAS_SYSFS) */
 #if CRAMFS_XIP_HAS_SYSFS

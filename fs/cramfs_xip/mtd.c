@@ -78,13 +78,13 @@ static const struct cramfs_xip_medium cramfs_xip_mtd_read_medium = {
 };
 
 /**
- * cramfs_xip_fill_super_mtd() - mount the image on the superblock's MTD
+ * cramfs_xip_open_mtd() - open the superblock's MTD as the medium of its image
  * @sb: the new superblock, sb->s_mtd held by the MTD helpers
  * @fc: the mount's context, for messages (NULL with the legacy mount API)
  *
  * Return: 0, or a negative error with a message.
  */
-int cramfs_xip_fill_super_mtd(struct super_block *sb, struct fs_context *fc)
+int cramfs_xip_open_mtd(struct super_block *sb, struct fs_context *fc)
 {
 	struct cramfs_xip_sb_info *sbi = CRAMFS_XIP_SB(sb);
 	struct mtd_info *mtd = sb->s_mtd;
@@ -115,7 +115,7 @@ int cramfs_xip_fill_super_mtd(struct super_block *sb, struct fs_context *fc)
 		sbi->medium = sbi->phys ? &cramfs_xip_mtd_point_medium :
 					  &cramfs_xip_mtd_nophys_medium;
 		sbi->virt = virt;
-		return cramfs_xip_fill_common(sb, fc);
+		return 0;
 	}
 	if (!err)
 		mtd_unpoint(mtd, 0, sbi->medium_size);
@@ -132,5 +132,5 @@ int cramfs_xip_fill_super_mtd(struct super_block *sb, struct fs_context *fc)
 	sbi->medium = &cramfs_xip_mtd_read_medium;
 	sbi->medium_size = len;
 	sbi->phys = 0;
-	return cramfs_xip_fill_common(sb, fc);
+	return 0;
 }

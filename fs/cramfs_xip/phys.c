@@ -20,11 +20,20 @@
 
 #ifdef CONFIG_OF
 /*
+ * What a device tree node must be to hold an image mounted by address:
+ * the project's own, or memory-mapped flash (or RAM) that MTD would serve.
+ * Not any node with a reg (a syscon, an MFD's child, /memory past mem=).
+ */
+static const char *const cramfs_xip_windows[] = {
+	"cramfs-xip,image", "mtd-rom", "mtd-ram", "cfi-flash", "jedec-flash", NULL
+};
+
+/*
  * The bytes from @phys to the end of the smallest reg of an enabled device
- * tree node that holds it and that no driver is bound to, or 0. Such a
- * node is in no resource of /proc/iomem (only drivers put their devices'
- * regions there), and it is how a board describes flash that cramfs_xip
- * mounts by address.
+ * tree node of cramfs_xip_windows[] that holds it and that no driver is
+ * bound to, or 0. Such a node is in no resource of /proc/iomem (only
+ * drivers put their devices' regions there), and it is how a board
+ * describes flash that cramfs_xip mounts by address.
  */
 static phys_addr_t cramfs_xip_of_window(phys_addr_t phys)
 {
@@ -37,7 +46,8 @@ static phys_addr_t cramfs_xip_of_window(phys_addr_t phys)
 		struct platform_device *pdev;
 		bool bound;
 
-		if (!of_device_is_available(np))
+		if (!of_device_is_available(np) ||
+		    !of_device_compatible_match(np, cramfs_xip_windows))
 			continue;
 		/* A driver's device may map its registers without claiming them. */
 		pdev = of_find_device_by_node(np);
@@ -59,6 +69,30 @@ static phys_addr_t cramfs_xip_of_window(phys_addr_t phys)
 	return 0;
 }
 #endif
+
+/*
+ * The image's size from its superblock at @phys (at 0, or after the
+ * 512-byte pad), read uncached: nothing is mapped cacheable before the
+ * image is known to be there. 0 if there is none, -ENOMEM if the page
+ * cannot be mapped.
+ */
+static long long cramfs_xip_phys_size(phys_addr_t phys)
+{
+	void __iomem *io = ioremap(phys, PAGE_SIZE);
+	u8 super[12];
+	u32 off, size = 0;
+
+	if (!io)
+		return -ENOMEM;
+	for (off = 0; off <= CRAMFS_XIP_PAD_SIZE && !size; off += CRAMFS_XIP_PAD_SIZE) {
+		memcpy_fromio(super, io + off, sizeof(super));
+		if (cramfs_xip_get32(super, CRAMFS_XIP_BIG) == CRAMFS_XIP_MAGIC &&
+		    (cramfs_xip_get32(super + 8, CRAMFS_XIP_BIG) & CRAMFS_XIP_FLAG_FSID_VERSION_2))
+			size = cramfs_xip_get32(super + 4, CRAMFS_XIP_BIG);
+	}
+	iounmap(io);
+	return size;
+}
 
 /* @res (clipped to the page @arg) is claimed, or holds part of the page only. */
 static int cramfs_xip_in_the_way(struct resource *res, void *arg)
@@ -83,7 +117,7 @@ static const struct cramfs_xip_medium cramfs_xip_phys_medium = {
 };
 
 /**
- * cramfs_xip_fill_super_phys() - mount the image at the address physaddr= gives
+ * cramfs_xip_open_phys() - open the image at the address physaddr= gives
  * @sb: the new superblock, its info holding the options
  * @fc: the mount's context, for messages (NULL with the legacy mount API)
  *
@@ -92,24 +126,25 @@ static const struct cramfs_xip_medium cramfs_xip_phys_medium = {
  * end (or to size=, which may only make it smaller), so that neither a
  * corrupt size field nor a direct pointer can reach past the flash. The
  * region is a resource in /proc/iomem (a device a board file registered),
- * or else a device tree node's reg that no driver has claimed. Claiming the
- * first page finds it: request_mem_region() goes down into unclaimed
+ * or else the reg of a device tree node of flash or an image that no
+ * driver has claimed (cramfs_xip_windows[]). Claiming the first page finds
+ * it: request_mem_region() goes down into unclaimed
  * resources and fails on claimed ones, and the new region's parent is the
- * resource that holds it. The page tells the image's size, and the claim
+ * resource that holds it. The page, read uncached, tells the image's
+ * size, and the claim
  * grows to the image (adjust_resource() fails where another claim is in the
  * way). Nothing the kernel uses as RAM, and nothing a driver has claimed,
  * may be mapped.
  *
  * Return: 0, or a negative error with a message.
  */
-int cramfs_xip_fill_super_phys(struct super_block *sb, struct fs_context *fc)
+int cramfs_xip_open_phys(struct super_block *sb, struct fs_context *fc)
 {
 	struct cramfs_xip_sb_info *sbi = CRAMFS_XIP_SB(sb);
 	phys_addr_t phys = sbi->opt.physaddr;	/* nonzero and page-aligned: parsed so */
-	u32 size = 0, off, magic, flags;
 	struct resource *claim;
 	phys_addr_t window;
-	const u8 *first;
+	long long size;
 	void *virt;
 	int err = -EINVAL;
 
@@ -137,21 +172,12 @@ int cramfs_xip_fill_super_phys(struct super_block *sb, struct fs_context *fc)
 	window = claim->parent != &iomem_resource ? claim->parent->end - phys + 1 :
 		 cramfs_xip_of_window(phys);
 	if (window < PAGE_SIZE) {
-		cramfs_xip_mount_err(fc, sb, "not in a device tree node or memory resource");
+		cramfs_xip_mount_err(fc, sb, "not in a memory resource or a device tree node of flash or an image");
 		goto release;
 	}
-	first = memremap(phys, PAGE_SIZE, MEMREMAP_WB);
-	if (!first)
+	size = cramfs_xip_phys_size(phys);
+	if (size < 0)
 		goto nomap;
-	for (off = 0; off <= CRAMFS_XIP_PAD_SIZE; off += CRAMFS_XIP_PAD_SIZE) {
-		magic = cramfs_xip_get32(first + off, CRAMFS_XIP_BIG);
-		flags = cramfs_xip_get32(first + off + 8, CRAMFS_XIP_BIG);
-		if (magic == CRAMFS_XIP_MAGIC && (flags & CRAMFS_XIP_FLAG_FSID_VERSION_2)) {
-			size = cramfs_xip_get32(first + off + 4, CRAMFS_XIP_BIG);
-			break;
-		}
-	}
-	memunmap((void *)first);
 	if (!size) {
 		cramfs_xip_mount_err(fc, sb, "no cramfs image (version 2) there");
 		goto release;
@@ -159,7 +185,7 @@ int cramfs_xip_fill_super_phys(struct super_block *sb, struct fs_context *fc)
 	/* Up to 4 GiB less a page: PAGE_ALIGN(size) stays a u32. */
 	if (size < CRAMFS_XIP_SUPER_SIZE || size > (u32)PAGE_MASK || sbi->opt.size > window ||
 	    PAGE_ALIGN(size) > (sbi->opt.size ?: window)) {
-		cramfs_xip_mount_err(fc, sb, "%u-byte image, size=%llu, %llu bytes of flash there",
+		cramfs_xip_mount_err(fc, sb, "%lld-byte image, size=%llu, %llu bytes of flash there",
 				     size, sbi->opt.size, (u64)window);
 		goto release;
 	}
@@ -175,7 +201,7 @@ int cramfs_xip_fill_super_phys(struct super_block *sb, struct fs_context *fc)
 	sbi->virt = virt;
 	sbi->phys = phys;
 	sbi->medium_size = PAGE_ALIGN(size);
-	return cramfs_xip_fill_common(sb, fc);
+	return 0;
 busy:
 	cramfs_xip_mount_err(fc, sb, "in use (/proc/iomem)");
 	return -EBUSY;

@@ -26,47 +26,6 @@
 
 static struct kmem_cache *cramfs_xip_inode_cachep;
 
-void cramfs_xip_err(struct super_block *sb, const char *fmt, ...)
-{
-	struct va_format vaf;
-	va_list args;
-
-	if (!__ratelimit(&CRAMFS_XIP_SB(sb)->ratelimit))
-		return;
-	va_start(args, fmt);
-	vaf.fmt = fmt;
-	vaf.va = &args;
-	pr_err("(%s): %pV\n", sb->s_id, &vaf);
-	va_end(args);
-}
-
-void cramfs_xip_mount_err(struct fs_context *fc, struct super_block *sb, const char *fmt, ...)
-{
-	struct va_format vaf;
-	va_list args;
-
-	va_start(args, fmt);
-	vaf.fmt = fmt;
-	vaf.va = &args;
-	errorfc(fc, "%s: %pV", sb->s_id, &vaf);
-	va_end(args);
-}
-
-const void *cramfs_xip_bytes(struct super_block *sb, u32 off, u32 len, void *buf)
-{
-	struct cramfs_xip_sb_info *sbi = CRAMFS_XIP_SB(sb);
-	int err;
-
-	if (!cramfs_xip_in_image(sb, off, len)) {
-		cramfs_xip_err(sb, "read of %u bytes at %u outside the image", len, off);
-		return ERR_PTR(-EIO);
-	}
-	if (sbi->virt)
-		return sbi->virt + off;
-	err = sbi->medium->read(sb, off, len, buf);
-	return err ? ERR_PTR(err) : buf;
-}
-
 static struct inode *cramfs_xip_alloc_inode(struct super_block *sb)
 {
 	struct cramfs_xip_inode_info *ci;
@@ -316,17 +275,15 @@ static int cramfs_xip_read_super(struct super_block *sb, struct fs_context *fc,
 	return 0;
 }
 
-/**
- * cramfs_xip_fill_common() - the rest of a mount, once its medium is open
- * @sb: the superblock, its info holding the medium and its size
- * @fc: the mount's context, for messages (NULL with the legacy mount API)
- *
- * Return: 0, or a negative error with a message for a bad image.
+/*
+ * The rest of a mount, once its medium is open (@sb's info holds it and
+ * its size): 0, or a negative error with a message for a bad image.
  */
-int cramfs_xip_fill_common(struct super_block *sb, struct fs_context *fc)
+static int cramfs_xip_fill_common(struct super_block *sb, struct fs_context *fc)
 {
 	struct cramfs_xip_sb_info *sbi = CRAMFS_XIP_SB(sb);
 	struct cramfs_xip_dinode root;
+	const char *no_xip;
 	struct inode *inode;
 	int err;
 
@@ -335,11 +292,12 @@ int cramfs_xip_fill_common(struct super_block *sb, struct fs_context *fc)
 	sb->s_magic = CRAMFS_XIP_MAGIC;
 	cramfs_xip_compat_no_times(sb);
 	sb->s_maxbytes = CRAMFS_XIP_MAX_FILE_SIZE;
-	if (sbi->opt.strict && (sbi->medium->no_xip ||
-				(IS_ENABLED(CONFIG_MMU) && !PAGE_ALIGNED(sbi->phys)))) {
+	no_xip = sbi->medium->no_xip;
+	if (!no_xip && sbi->virt)
+		no_xip = cramfs_xip_frames_unusable(sb);
+	if (sbi->opt.strict && (no_xip || (IS_ENABLED(CONFIG_MMU) && !PAGE_ALIGNED(sbi->phys)))) {
 		cramfs_xip_mount_err(fc, sb, "strict: no execute-in-place on this medium: %s",
-				     sbi->medium->no_xip ? sbi->medium->no_xip :
-				     "it does not start on a page boundary");
+				     no_xip ?: "it does not start on a page boundary");
 		return -EINVAL;
 	}
 	/* A medium that is not mapped: compressed blocks are read into this buffer. */
@@ -360,7 +318,7 @@ int cramfs_xip_fill_common(struct super_block *sb, struct fs_context *fc)
 	sb->s_root = d_make_root(inode);
 	if (!sb->s_root)
 		return -ENOMEM;
-	sbi->xip = sbi->virt && !sbi->medium->no_xip;
+	sbi->xip = sbi->virt && !no_xip;
 	cramfs_xip_sysfs_add(sb);
 	if (sbi->xip)
 		pr_info("(%s): mounted %u-byte image at physical %pa%s\n", sb->s_id, sbi->size,
@@ -368,8 +326,24 @@ int cramfs_xip_fill_common(struct super_block *sb, struct fs_context *fc)
 	else
 		pr_info("(%s): mounted %u-byte image from the %s%s, without execute-in-place: %s\n",
 			sb->s_id, sbi->size, sbi->medium->name,
-			sbi->opt.crc ? ", CRC checked" : "", sbi->medium->no_xip);
+			sbi->opt.crc ? ", CRC checked" : "", no_xip);
 	return 0;
+}
+
+/* A mount on each medium: open it, then the rest is the same. */
+static int cramfs_xip_fill_super_phys(struct super_block *sb, struct fs_context *fc)
+{
+	return cramfs_xip_open_phys(sb, fc) ?: cramfs_xip_fill_common(sb, fc);
+}
+
+static int cramfs_xip_fill_super_mtd(struct super_block *sb, struct fs_context *fc)
+{
+	return cramfs_xip_open_mtd(sb, fc) ?: cramfs_xip_fill_common(sb, fc);
+}
+
+static int cramfs_xip_fill_super_bdev(struct super_block *sb, struct fs_context *fc)
+{
+	return cramfs_xip_open_bdev(sb, fc) ?: cramfs_xip_fill_common(sb, fc);
 }
 
 #if IS_ENABLED(CONFIG_MTD)

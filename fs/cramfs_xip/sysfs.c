@@ -9,6 +9,8 @@
  * done and only added up here: reading them walks nothing and locks
  * nothing. What is mapped in place at a given moment is for user space to
  * work out (FIEMAP, /proc/PID/maps: Documentation/user-guide.md).
+ * Only root reads them: the count of mappings made by traced processes
+ * would tell anyone that some process is being debugged.
  *
  * A mount adds one sysfs node, a file in the module's directory: a
  * directory holding a file would be two, and each costs mount(2) about 7 %
@@ -87,7 +89,7 @@ void cramfs_xip_sysfs_add(struct super_block *sb)
 
 	sysfs_attr_init(&sbi->stats_attr.attr);
 	sbi->stats_attr.attr.name = name;
-	sbi->stats_attr.attr.mode = 0444;
+	sbi->stats_attr.attr.mode = 0400;
 	sbi->stats_attr.show = cramfs_xip_stats_show;
 	strscpy(name, sb->s_id, sizeof(sbi->sysfs_name));
 	strreplace(name, '/', '!');

@@ -15,6 +15,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/fs.h>
+#include <linux/ioport.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -123,13 +124,23 @@ static void cramfs_xip_find_run(struct inode *inode, struct cramfs_xip_run *r,
 #ifdef CONFIG_MMU
 
 /*
- * One model for every mapping that holds a page in place: VM_MIXEDMAP, its
- * pages in place inserted at mmap, the others read into the page cache at
- * fault. Nothing about a mapping is kept anywhere: what each page is comes
- * from the image, at mmap and at any later fault (after MADV_DONTNEED), so
- * fork, split, mremap and exit need nothing from the filesystem. Such
- * mappings are VM_SPECIAL and are never merged, which nothing here relies
- * on.
+ * One model for every mapping that holds a page in place: VM_MIXEDMAP, the
+ * pages in place inserted with vmf_insert_mixed() at fault, the others read
+ * into the page cache. Nothing about a mapping is kept anywhere: what each
+ * page is comes from the image at every fault, so fork, split, mremap,
+ * MADV_DONTNEED and exit need nothing from the filesystem, and vm_pgoff
+ * stays the file offset (/proc/PID/maps, pagemap). Such mappings are
+ * VM_SPECIAL and are never merged, which nothing here relies on.
+ *
+ * A fault on a page in place inserts the pages in place of its aligned
+ * window of CRAMFS_XIP_WINDOW pages (16: fault-around's 64 KiB; make
+ * CRAMFS_XIP_WINDOW=N out of tree), as fault-around does for the page
+ * cache (TTM prefaults the same way): program text is touched in
+ * clusters, and one fault then serves its neighbours
+ * (Documentation/benchmarks.md compares windows). Fault-around over
+ * the page cache (->map_pages) sees only the pages that are not in place:
+ * a read() of the file leaves copies of the others there, and they must
+ * never be mapped instead of the flash.
  *
  * They are VM_IO too, which keeps get_user_pages() off them, as off
  * mainline's: a page in place has no struct page, and a write that ptrace
@@ -141,79 +152,112 @@ static void cramfs_xip_find_run(struct inode *inode, struct cramfs_xip_run *r,
  * own. 32-bit ARM never asks a mapping's ->access instead
  * (CONFIG_HAVE_IOREMAP_PROT), so nothing else would do there.
  */
+#ifndef CRAMFS_XIP_WINDOW
+#define CRAMFS_XIP_WINDOW	16
+#endif
+
+/**
+ * cramfs_xip_frames_unusable() - why the medium's frames cannot go in page tables
+ * @sb: the mount, its medium memory-mapped
+ *
+ * Without pte_special (32-bit ARM without LPAE), vmf_insert_mixed() takes
+ * a reference on the struct page of any frame pfn_valid() accepts, and the
+ * unmap gives it back, maybe to the page allocator. That is right for the
+ * kernel's own RAM (an mtdram), and wrong where pfn_valid() is true but the
+ * kernel never set the struct page up: FLATMEM's memory map covers whole
+ * pageblocks, so memory past mem= and flash or RAM next to it count as
+ * valid. So a medium that has such frames and is not System RAM all
+ * through maps nothing in place; decided once per mount.
+ *
+ * Return: NULL if every frame of the medium can be mapped, else why not.
+ */
+const char *cramfs_xip_frames_unusable(struct super_block *sb)
+{
+	struct cramfs_xip_sb_info *sbi = CRAMFS_XIP_SB(sb);
+	unsigned long pfn = PHYS_PFN(sbi->phys);
+	unsigned long end = PHYS_PFN(sbi->phys + sbi->medium_size - 1) + 1;
+
+	if (IS_ENABLED(CONFIG_ARCH_HAS_PTE_SPECIAL))
+		return NULL;
+	while (pfn < end && !pfn_valid(pfn))
+		pfn++;
+	if (pfn == end ||
+	    region_intersects(sbi->phys, sbi->medium_size, IORESOURCE_SYSTEM_RAM,
+			      IORES_DESC_NONE) == REGION_INTERSECTS)
+		return NULL;
+	return "the kernel has page structures for its frames but does not manage them";
+}
 
 /*
  * -o strict: page @index of @file is in a mapping but not mapped in place,
  * for reason @why. If the image stores the page for execute-in-place
  * (direct, plain and page-aligned: the mount checked that the image is),
- * the mmap fails with -EINVAL and a line naming file, page and reason; a
- * compressed page, a hole or a plain block elsewhere may come from RAM. 0
- * if the mapping may go on.
+ * the mapping is refused with a line naming file, page and reason; a
+ * compressed page, a hole or a plain block elsewhere may come from RAM.
+ * CRAMFS_XIP_NR_STATS: the page is in place, but the mapping has no page
+ * in place and cannot take it (mremap() grew it over the page).
+ * 0 if the mapping may go on.
  */
 static int cramfs_xip_strict(struct file *file, pgoff_t index, enum cramfs_xip_stat why)
 {
 	struct super_block *sb = file_inode(file)->i_sb;
+	const char *what;
 
-	if (!CRAMFS_XIP_SB(sb)->opt.strict ||
-	    (why != CRAMFS_XIP_WHY_TAIL && why != CRAMFS_XIP_WHY_PAST_IMAGE))
+	if (!CRAMFS_XIP_SB(sb)->opt.strict)
+		return 0;
+	if (why == CRAMFS_XIP_WHY_TAIL)
+		what = "the rest of its flash page is not zero";
+	else if (why == CRAMFS_XIP_WHY_PAST_IMAGE)
+		what = "its flash page runs past the image";
+	else if (why == CRAMFS_XIP_NR_STATS)
+		what = "its mapping was made without a page in place and grown over it";
+	else
 		return 0;
 	cramfs_xip_err(sb, "strict: %pD: page %lu is stored for execute-in-place, but %s", file,
-		       index, why == CRAMFS_XIP_WHY_TAIL ?
-		       "the rest of its flash page is not zero" : "its flash page runs past the image");
+		       index, what);
 	return -EINVAL;
 }
 
-static vm_fault_t cramfs_xip_insert(struct vm_area_struct *vma, unsigned long addr, u32 offset)
-{
-	return cramfs_xip_compat_insert_mixed(vma, addr, CRAMFS_XIP_SB(file_inode(vma->vm_file)->i_sb)->phys +
-					      offset);
-}
-
 /*
- * @pages pages in place at @addr of VM_MIXEDMAP @vma, from image offset
- * @offset on: what vmf_insert_mixed() would do page by page, in one pass of
- * remap_pfn_range() (exec of BusyBox, whose text is 309 pages in place,
- * 7.6 -> 7.2 ms under QEMU -icount; mainline 7.1). remap_pfn_range() would
- * make a private mapping VM_PFNMAP and put the flash's page frame in its
- * vm_pgoff, so that its pages tell by their frame number that they have no
- * struct page; in a VM_MIXEDMAP one, !pfn_valid() tells that, and vm_pgoff
- * stays the file offset, as /proc/PID/maps, pagemap, MADV_DONTNEED and
- * ->fault want. So the mapping is not CoW (no VM_MAYWRITE) for the call and
- * gets its flags back after it, which drops the VM_PFNMAP, VM_DONTEXPAND and
- * VM_DONTDUMP it added: the page table entries are those vmf_insert_mixed()
- * makes. One by one where that does not hold: a page frame with a struct
- * page (memory the kernel manages), or pfn tracking (x86 PAT).
+ * The pages in place of the aligned window of CRAMFS_XIP_WINDOW pages around
+ * @vmf's page (in place at image offset @offset), inside its mapping and
+ * file, into the page table; those already there stay.
  */
-static int cramfs_xip_insert_run(struct vm_area_struct *vma, unsigned long addr, u32 offset,
-				 unsigned long pages)
+static vm_fault_t cramfs_xip_fault_window(struct vm_fault *vmf, u32 offset)
 {
-	phys_addr_t phys = CRAMFS_XIP_SB(file_inode(vma->vm_file)->i_sb)->phys + offset;
-	unsigned long pfn = PHYS_PFN(phys), n;
-	vm_flags_t flags = vma->vm_flags;
-	vm_fault_t vmf;
-	int ret;
+	struct vm_area_struct *vma = vmf->vma;
+	struct inode *inode = file_inode(vma->vm_file);
+	phys_addr_t phys = CRAMFS_XIP_SB(inode->i_sb)->phys;
+	pgoff_t first = max(round_down(vmf->pgoff, CRAMFS_XIP_WINDOW), vma->vm_pgoff);
+	pgoff_t end = min3(round_down(vmf->pgoff, CRAMFS_XIP_WINDOW) + CRAMFS_XIP_WINDOW,
+			   vma->vm_pgoff + vma_pages(vma), (pgoff_t)cramfs_xip_pages(inode));
+	struct cramfs_xip_run r;
+	unsigned long addr, n;
+	vm_fault_t ret;
 
-	if (!CRAMFS_XIP_COMPAT_PFNMAP_TRACKING && !pfn_valid(pfn) && !pfn_valid(pfn + pages - 1)) {
-		cramfs_xip_compat_vm_flags_reset(vma, flags & ~VM_MAYWRITE);
-		ret = remap_pfn_range(vma, addr, pfn, pages << PAGE_SHIFT, vma->vm_page_prot);
-		cramfs_xip_compat_vm_flags_reset(vma, flags);
+	ret = cramfs_xip_compat_insert_mixed(vma, vmf->address & PAGE_MASK, phys + offset);
+	if (ret & VM_FAULT_ERROR)
 		return ret;
+	for (r.pgoff = first; r.pgoff < end; r.pgoff += max(r.run, 1UL)) {
+		cramfs_xip_find_run(inode, &r, end - r.pgoff);
+		addr = vma->vm_start + ((r.pgoff - vma->vm_pgoff) << PAGE_SHIFT);
+		for (n = 0; n < r.run; n++) {
+			if (r.pgoff + n == vmf->pgoff)
+				continue;
+			if (cramfs_xip_compat_insert_mixed(vma, addr + (n << PAGE_SHIFT),
+							   phys + r.offset + n * PAGE_SIZE) &
+			    VM_FAULT_ERROR)
+				return ret;
+		}
 	}
-	for (n = 0; n < pages; n++) {
-		vmf = cramfs_xip_insert(vma, addr + (n << PAGE_SHIFT), offset + n * PAGE_SIZE);
-		if (vmf & VM_FAULT_ERROR)
-			return vm_fault_to_errno(vmf, 0);
-	}
-	return 0;
+	return ret;
 }
 
 /*
- * A page of the mapping that is not (or no longer) in its page table, after
- * MADV_DONTNEED or a truncation of the page tables: in place again if the
- * image stores it so, else from the page cache. A write fault copies the
- * page from the page cache directly (in place, the write would fault again
- * to copy it). There is no fault-around (->map_pages): it would map a copy
- * of the page that the page cache happens to hold instead of the flash.
+ * A page of the mapping that is not in its page table: in place if the
+ * image stores it so and the mapping holds pages in place, else from the
+ * page cache. A write fault copies the page from the page cache directly
+ * (in place, the write would fault again to copy it).
  */
 static vm_fault_t cramfs_xip_fault(struct vm_fault *vmf)
 {
@@ -221,14 +265,64 @@ static vm_fault_t cramfs_xip_fault(struct vm_fault *vmf)
 	enum cramfs_xip_stat why;
 	u32 offset;
 
-	if (vmf->flags & FAULT_FLAG_WRITE || !cramfs_xip_page(inode, vmf->pgoff, &offset, &why))
+	if (vmf->flags & FAULT_FLAG_WRITE)
 		return filemap_fault(vmf);
-	/* VM_FAULT_NOPAGE, or the error. */
-	return cramfs_xip_insert(vmf->vma, vmf->address & PAGE_MASK, offset);
+	if (cramfs_xip_page(inode, vmf->pgoff, &offset, &why)) {
+		if (vmf->vma->vm_flags & VM_MIXEDMAP)
+			return cramfs_xip_fault_window(vmf, offset);
+		why = CRAMFS_XIP_NR_STATS;
+	} else if (why == CRAMFS_XIP_NR_STATS) {
+		return filemap_fault(vmf);
+	}
+	if (cramfs_xip_strict(vmf->vma->vm_file, vmf->pgoff, why))
+		return VM_FAULT_SIGBUS;
+	return filemap_fault(vmf);
 }
+
+#ifdef CRAMFS_XIP_COMPAT_MAP_PAGES
+/* May page @index of @inode be mapped from the page cache by fault-around? */
+static bool cramfs_xip_cache_ok(struct inode *inode, pgoff_t index)
+{
+	enum cramfs_xip_stat why;
+	u32 offset;
+
+	if (cramfs_xip_page(inode, index, &offset, &why))
+		return false;
+	return !CRAMFS_XIP_SB(inode->i_sb)->opt.strict ||
+	       (why != CRAMFS_XIP_WHY_TAIL && why != CRAMFS_XIP_WHY_PAST_IMAGE);
+}
+
+/*
+ * Fault-around: filemap_map_pages() over each stretch of pages from
+ * @start to @end (inclusive) that may come from the page cache; the pages
+ * in place are left to cramfs_xip_fault(), and so are those -o strict
+ * refuses from RAM. Called under RCU: the image is memory-mapped (this is
+ * only set on such mounts) and nothing here sleeps.
+ */
+static vm_fault_t cramfs_xip_map_pages(struct vm_fault *vmf, pgoff_t start, pgoff_t end)
+{
+	struct inode *inode = file_inode(vmf->vma->vm_file);
+	vm_fault_t ret = 0;
+	pgoff_t from = start, i;
+
+	for (i = start; i <= end; i++) {
+		if (cramfs_xip_cache_ok(inode, i))
+			continue;
+		if (from < i)
+			ret |= filemap_map_pages(vmf, from, i - 1);
+		from = i + 1;
+	}
+	if (from <= end)
+		ret |= filemap_map_pages(vmf, from, end);
+	return ret;
+}
+#endif
 
 static const struct vm_operations_struct cramfs_xip_vm_ops = {
 	.fault		= cramfs_xip_fault,
+#ifdef CRAMFS_XIP_COMPAT_MAP_PAGES
+	.map_pages	= cramfs_xip_map_pages,
+#endif
 };
 
 static int cramfs_xip_mmap(struct file *file, struct vm_area_struct *vma)
@@ -255,7 +349,7 @@ static int cramfs_xip_mmap(struct file *file, struct vm_area_struct *vma)
 	 * flash as it is written.
 	 */
 	file_pages = cramfs_xip_pages(inode);
-	if (!cramfs_xip_map(inode->i_sb, 0, NULL))
+	if (!sbi->xip)
 		why = CRAMFS_XIP_WHY_MEDIUM;
 	else if (current->ptrace)
 		why = CRAMFS_XIP_WHY_TRACED;
@@ -273,7 +367,8 @@ static int cramfs_xip_mmap(struct file *file, struct vm_area_struct *vma)
 	/*
 	 * The pages in place, run by run: where one run of consecutive flash
 	 * pages ends, the next page starts the next run or is left to the
-	 * page cache (and -o strict may refuse the mapping for it).
+	 * page cache (and -o strict may refuse the mapping for it). Faults
+	 * put them in the page table.
 	 */
 	for (i = 0; i < pages; i += max(r.run, 1UL)) {
 		r.pgoff = vma->vm_pgoff + i;
@@ -288,15 +383,16 @@ static int cramfs_xip_mmap(struct file *file, struct vm_area_struct *vma)
 				return ret;
 			continue;
 		}
-		if (!mapped) {
-			cramfs_xip_compat_vm_flags_set(vma, VM_MIXEDMAP | VM_IO);
-			vma->vm_ops = &cramfs_xip_vm_ops;
-		}
-		ret = cramfs_xip_insert_run(vma, vma->vm_start + (i << PAGE_SHIFT), r.offset, r.run);
-		if (ret)
-			return ret;
 		mapped += r.run;
 	}
+	/*
+	 * -o strict looks at every fault of its mappings, which mremap() may
+	 * grow over pages it has not seen.
+	 */
+	if (mapped || sbi->opt.strict)
+		vma->vm_ops = &cramfs_xip_vm_ops;
+	if (mapped)
+		cramfs_xip_compat_vm_flags_set(vma, VM_MIXEDMAP | VM_IO);
 	if (!mapped)
 		cramfs_xip_count(sbi, CRAMFS_XIP_MMAP_PAGE_CACHE, 1);
 	else

@@ -45,6 +45,35 @@
  *                                 from LO to HI (hex), the flash
  *   xiptest target [SECONDS]      what debug runs: call bp_target() a few
  *                                 times, then sleep SECONDS
+ *   xiptest pages FILE            read() FILE (its page cache then holds a
+ *                                 copy of every page), map it read-only,
+ *                                 touch the pages that are System RAM after
+ *                                 one pass, then the rest, and print each
+ *                                 page's place ("page N flash|ram"), the
+ *                                 page faults of each pass ("faults ram|flash
+ *                                 F of P pages") and smaps' VmFlags line
+ *   xiptest grow FILE PAGES       map the first PAGES pages of FILE, grow the
+ *                                 mapping to the whole file with mremap()
+ *                                 (moving it: a page is mapped after it),
+ *                                 and print each page's place, or the page
+ *                                 that raised SIGBUS ("sigbus at page N")
+ *   xiptest dirseek DIR COUNTER   list DIR one entry per getdents64() call,
+ *                                 noting each entry's position, then go to
+ *                                 every position again in reverse order
+ *                                 (what telldir() and seekdir() do) and read
+ *                                 one entry there: it must be the one that
+ *                                 followed; prints the entries and how much
+ *                                 the file COUNTER (a count of flash reads)
+ *                                 grew during the seeks ("seeks N reads R")
+ *   xiptest dirforge DIR          lseek() DIR to each of its first 2048 byte
+ *                                 positions and read one entry there; prints
+ *                                 how many reads gave an entry or the end and
+ *                                 how many failed ("positions N listed L
+ *                                 failed F")
+ *   xiptest forkwrite FILE        map FILE read-only, fork; the child makes
+ *                                 its mapping writable and writes every page;
+ *                                 the parent's still reads the file, from
+ *                                 the same physical pages
  *
  * Exit status 0 when the check holds; the reason is printed otherwise.
  */
@@ -617,6 +646,270 @@ static int dontneed(const char *path)
 	return 0;
 }
 
+static long minflt(void)
+{
+	char buf[512], *p;
+	long v = -1;
+	int fd = open("/proc/self/stat", O_RDONLY);
+	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+	int field;
+
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = 0;
+	/* Field 10 is minflt; the command (field 2) ends at the last ')'. */
+	p = strrchr(buf, ')');
+	for (field = 2; p && field < 10; field++)
+		p = strchr(p + 1, ' ');
+	if (p)
+		v = strtol(p + 1, NULL, 10);
+	return v;
+}
+
+/* Print the VmFlags line of the mapping at @m in /proc/self/smaps. */
+static void vmflags(const void *m)
+{
+	FILE *f = fopen("/proc/self/smaps", "r");
+	char line[512], perms[8];
+	unsigned long from, to;
+	int in = 0;
+
+	while (f && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%lx-%lx %7s", &from, &to, perms) == 3)
+			in = from == (unsigned long)m;
+		if (in && !strncmp(line, "VmFlags:", 8))
+			fputs(line, stdout);
+	}
+	if (f)
+		fclose(f);
+}
+
+static int pages(const char *path)
+{
+	size_t len, rlen, i, n, count[2] = { 0, 0 };
+	unsigned char *orig = slurp(path, &rlen);
+	volatile unsigned char *m = map(path, &len, PROT_READ, MAP_PRIVATE);
+	unsigned char *ram;
+	long faults[2];
+	int pass;
+
+	if (!orig || !m)
+		return fail(path);
+	n = (len + 4095) / 4096;
+	ram = calloc(n, 1);
+	/* Where each page is, from one touch of it in a process of its own. */
+	for (i = 0; i < n; i++) {
+		pid_t pid = fork();
+		int status;
+
+		if (pid == 0) {
+			(void)m[i * 4096];
+			_exit(!in_ram(phys_of(getpid(), (unsigned long)m + i * 4096)));
+		}
+		if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status))
+			return fail("fork");
+		ram[i] = WEXITSTATUS(status) == 0;
+	}
+	/* The pages in RAM first, then those in flash, each pass's faults counted. */
+	for (pass = 0; pass < 2; pass++) {
+		long before = minflt();
+
+		for (i = 0; i < n; i++)
+			if (ram[i] == !pass) {
+				(void)m[i * 4096];
+				count[pass]++;
+			}
+		faults[pass] = minflt() - before;
+	}
+	for (i = 0; i < n; i++) {
+		int now = in_ram(phys_of(getpid(), (unsigned long)m + i * 4096));
+
+		if (now != ram[i])
+			return fail("a page moved between processes");
+		printf("page %zu %s\n", i, now ? "ram" : "flash");
+	}
+	if (memcmp((const void *)m, orig, len))
+		return fail("the mapping differs from read()");
+	printf("faults ram %ld of %zu pages\n", faults[0], count[0]);
+	printf("faults flash %ld of %zu pages\n", faults[1], count[1]);
+	vmflags((const void *)m);
+	return 0;
+}
+
+static int grow(const char *path, const char *first)
+{
+	size_t len, rlen, i, n = strtoul(first, NULL, 0);
+	unsigned char *orig = slurp(path, &rlen), *m;
+	volatile unsigned char *g;
+	int fd = open(path, O_RDONLY);
+
+	if (!orig || fd < 0)
+		return fail(path);
+	len = rlen;
+	m = mmap(NULL, n * 4096, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (m == MAP_FAILED)
+		return fail("mmap");
+	(void)*(volatile unsigned char *)m;
+	/*
+	 * A page right after it: the kernel cannot grow a mapping with pages
+	 * in place where it lies (VM_SPECIAL mappings are never merged, and
+	 * that is how it grows one: ENOMEM), so it moves it.
+	 */
+	if (mmap(m + n * 4096, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE,
+		 -1, 0) != m + n * 4096)
+		return fail("mmap of the page after it");
+	g = mremap(m, n * 4096, len, MREMAP_MAYMOVE);
+	if (g == MAP_FAILED)
+		return fail("mremap");
+	signal(SIGBUS, on_sigbus);
+	for (i = 0; i < (len + 4095) / 4096; i++) {
+		if (sigsetjmp(touch_jmp, 1)) {
+			printf("sigbus at page %zu\n", i);
+			return 0;
+		}
+		if (memcmp((const void *)(g + i * 4096), orig + i * 4096,
+			   len - i * 4096 < 4096 ? len - i * 4096 : 4096))
+			return fail("the grown mapping differs from read()");
+		printf("page %zu %s\n", i,
+		       in_ram(phys_of(getpid(), (unsigned long)g + i * 4096)) ? "ram" : "flash");
+	}
+	return 0;
+}
+
+struct one_dirent {
+	uint64_t ino;
+	int64_t off;
+	unsigned short reclen;
+	unsigned char type;
+	char name[256];
+};
+
+/* One entry of @fd by getdents64(): its name into @name; 0 at the end, -1 on error. */
+static int one_entry(int fd, char *name, int64_t *next)
+{
+	/* Room for one entry with a name of up to 20 bytes, not two. */
+	union {
+		struct one_dirent d;
+		char buf[48];
+	} u;
+	long n = syscall(SYS_getdents64, fd, u.buf, sizeof(u.buf));
+
+	if (n <= 0)
+		return n < 0 ? -1 : 0;
+	snprintf(name, 256, "%s", u.d.name);
+	*next = u.d.off;
+	return 1;
+}
+
+static long counter(const char *path)
+{
+	char buf[32] = "";
+	int fd = open(path, O_RDONLY);
+	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+
+	if (fd >= 0)
+		close(fd);
+	return n > 0 ? strtol(buf, NULL, 10) : -1;
+}
+
+static int dirseek(const char *path, const char *count_file)
+{
+	int fd = open(path, O_RDONLY | O_DIRECTORY);
+	char (*names)[256] = calloc(4096, 256), name[256];
+	int64_t *at = calloc(4097, sizeof(*at)), next;
+	long before;
+	int n = 0, i, r;
+
+	if (fd < 0 || !names || !at)
+		return fail(path);
+	/* at[i]: where entry i starts: 0, then the d_off of the one before. */
+	while (n < 4096 && (r = one_entry(fd, names[n], &next)) > 0)
+		at[++n] = next;
+	if (r < 0)
+		return fail("getdents64");
+	before = counter(count_file);
+	for (i = n - 1; i >= 0; i--) {
+		if (lseek(fd, at[i], SEEK_SET) != at[i])
+			return fail("lseek");
+		if (one_entry(fd, name, &next) != 1 || strcmp(name, names[i])) {
+			fprintf(stderr, "xiptest: at %lld: '%s', not '%s'\n", (long long)at[i],
+				name, names[i]);
+			return 1;
+		}
+	}
+	printf("entries %d seeks %d reads %ld\n", n, n, counter(count_file) - before);
+	return 0;
+}
+
+static int dirforge(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_DIRECTORY);
+	long listed = 0, failed = 0;
+	char name[256];
+	struct stat st;
+	int64_t next;
+	off_t pos, end;
+
+	if (fd < 0 || fstat(fd, &st))
+		return fail(path);
+	end = st.st_size < 2048 ? st.st_size : 2048;
+	for (pos = 0; pos < end; pos++) {
+		if (lseek(fd, pos, SEEK_SET) != pos)
+			return fail("lseek");
+		if (one_entry(fd, name, &next) < 0)
+			failed++;
+		else
+			listed++;
+	}
+	printf("positions %lld listed %ld failed %ld\n", (long long)end, listed, failed);
+	return 0;
+}
+
+static int forkwrite(const char *path)
+{
+	size_t len, rlen, i, n;
+	unsigned char *orig = slurp(path, &rlen);
+	unsigned char *m = map(path, &len, PROT_READ, MAP_PRIVATE);
+	unsigned long long *before;
+	int status;
+	pid_t pid;
+
+	if (!orig || !m)
+		return fail(path);
+	n = (len + 4095) / 4096;
+	before = calloc(n, sizeof(*before));
+	for (i = 0; i < n; i++) {
+		(void)*(volatile unsigned char *)(m + i * 4096);
+		before[i] = phys_of(getpid(), (unsigned long)m + i * 4096);
+	}
+	pid = fork();
+	if (pid == 0) {
+		if (mprotect(m, len, PROT_READ | PROT_WRITE))
+			_exit(2);
+		for (i = 0; i < len; i++)
+			m[i] = ~orig[i];
+		for (i = 0; i < len; i++)
+			if (m[i] != (unsigned char)~orig[i])
+				_exit(3);
+		_exit(0);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status))
+		return fail("fork");
+	if (WEXITSTATUS(status))
+		return fail(WEXITSTATUS(status) == 2 ? "the child's mprotect" :
+			    "the child's writes");
+	if (memcmp(m, orig, len))
+		return fail("the parent's mapping after the child's writes");
+	for (i = 0; i < n; i++)
+		if (phys_of(getpid(), (unsigned long)m + i * 4096) != before[i])
+			return fail("a page of the parent's mapping moved");
+	printf("child wrote %zu pages; the parent's %zu pages read the file where they were\n", n,
+	       n);
+	return 0;
+}
+
 /* What a debugger stops at: called by "xiptest target". */
 int __attribute__((noinline)) bp_target(int x)
 {
@@ -806,6 +1099,16 @@ int main(int argc, char **argv)
 		return debug(argv[2], argv[3], argv[4]);
 	if (argc >= 2 && !strcmp(argv[1], "target"))
 		return target(argc > 2 ? argv[2] : NULL);
-	fprintf(stderr, "usage: xiptest cmp|mapcmp|cow|fork|mremap|maps|sharedwrite|touch|bigmap|seekdir|hold|split|lease|phys|dontneed|debug|target FILE [REF]\n");
+	if (argc == 3 && !strcmp(argv[1], "pages"))
+		return pages(argv[2]);
+	if (argc == 4 && !strcmp(argv[1], "grow"))
+		return grow(argv[2], argv[3]);
+	if (argc == 3 && !strcmp(argv[1], "forkwrite"))
+		return forkwrite(argv[2]);
+	if (argc == 4 && !strcmp(argv[1], "dirseek"))
+		return dirseek(argv[2], argv[3]);
+	if (argc == 3 && !strcmp(argv[1], "dirforge"))
+		return dirforge(argv[2]);
+	fprintf(stderr, "usage: xiptest cmp|mapcmp|cow|fork|mremap|maps|sharedwrite|touch|bigmap|seekdir|hold|split|lease|phys|dontneed|debug|target|pages|grow|forkwrite|dirseek|dirforge FILE [REF]\n");
 	return 2;
 }

@@ -66,6 +66,7 @@ def main():
     md += image_sizes(lines, doc)
     md += profile(lines)
     md += speed(lines)
+    md += windows(lines)
     md += trace(lines)
     md += footprint(lines)
     md += nommu(lines)
@@ -194,6 +195,36 @@ def speed(lines):
             ratio = med(am.values()) / med(bm.values())
             md.append(f"| {desc} ({len(am)}+{len(bm)} rounds of {reps}) | {img} | {cell(am)} | "
                       f"{cell(bm)} | {ratio:.2f} [{min(pairs):.2f} – {max(pairs):.2f}] |")
+    return md + [""]
+
+
+def windows(lines):
+    """The fault window: cramfs_xip-wN rounds (one each) against the module's
+    (16 pages) and mainline's medians, XIP image."""
+    runs = {}
+    for f in lines:
+        if f[1] == "speed" and len(f) > 5 and f[5] != "0" and f[4] == "xip":
+            kv = dict(x.split("=") for x in f[6:])
+            runs.setdefault(f[3], {}).setdefault(f[2], []).append(float(kv["median"]))
+    names = sorted((n for n in runs if n.startswith("cramfs_xip-w")), key=lambda n: int(n[12:]))
+    if not names or "cramfs_xip" not in runs or "mainline" not in runs:
+        return []
+    med = statistics.median
+    md = ["### The fault window", "",
+          "A fault on a page in place inserts the pages in place of its aligned window "
+          "(`CRAMFS_XIP_WINDOW`, 16 pages, fault-around's 64 KiB); the module built with "
+          "windows of 1 and 64 pages, one round each, against the rounds above (XIP image; "
+          "ratio to mainline's median in brackets).", "",
+          "| measurement | " + " | ".join(f"{n[12:]} pages" for n in names) +
+          " | 16 pages | mainline |",
+          "| --- |" + " ---: |" * (len(names) + 2)]
+    for what, desc in WHAT:
+        if what not in runs["mainline"] or any(what not in runs[n] for n in names + ["cramfs_xip"]):
+            continue
+        base = med(runs["mainline"][what])
+        cells = [f"{med(runs[n][what]):.1f} ({med(runs[n][what]) / base:.2f})"
+                 for n in names + ["cramfs_xip"]]
+        md.append(f"| {desc} | " + " | ".join(cells) + f" | {base:.1f} |")
     return md + [""]
 
 

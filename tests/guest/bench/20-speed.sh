@@ -30,11 +30,16 @@ speed_run() {	# speed_run MODULE IMAGE MTD ROUND
 }
 speed_round() {	# speed_round MODULE ROUND
 	ko=cramfs
-	[ "$1" = cramfs_xip ] && ko=cramfs_xip
+	mod=cramfs
+	case $1 in cramfs_xip*)
+		ko=$1	# cramfs_xip-wN: the module built with a fault window of N pages
+		mod=cramfs_xip
+		;;
+	esac
 	insmod /lib/modules/$ko.ko
 	speed_run "$1" xip mtd:fs_partition "$2"
 	speed_run "$1" zlib mtd:spare "$2"
-	rmmod $ko
+	rmmod $mod
 }
 speed_round "$bench_module" 0
 speed_round "$bench_module" "$bench_round"

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# checks: 44
+# checks: 49
 # Execute in place: BusyBox runs from NOR flash with its text mapped from flash,
 # mappings read what read() reads, private writes stay private.
 
@@ -52,6 +52,27 @@ xip_suite "cramfs_xip"
 
 check "cramfs_xip: a file of whole XIP pages: mmap() and read() match" sh -c \
 	'mount -t cramfs mtd:fs_partition /mnt && xiptest cmp /mnt/data/xip-exact.bin /images/xip-ref/data/xip-exact.bin'
+# The mapping model: BusyBox read() first, so that the page cache holds a
+# copy of every page, then mapped: the pages the image stores in place map
+# the flash, never those copies; the others come from the page cache with
+# fault-around (one fault serves its neighbours); smaps shows the flags of
+# a mixed mapping and nothing a whole-run helper would leave behind.
+xiptest pages /mnt/bin/busybox > /tmp/pages.out
+awk '$1 == "/bin/busybox" && $2 == "block" { sub(":", "", $3); print "page " $3 " " ($4 == "xip" ? "flash" : "ram") }' \
+	/images/xip.layout > /tmp/pages.want
+check "cramfs_xip: BusyBox read() then mapped: each page in place maps the flash, the rest RAM" \
+	sh -c 'grep "^page " /tmp/pages.out | cmp - /tmp/pages.want'
+set -- $(sed -n 's/^faults ram \([0-9]*\) of \([0-9]*\) pages$/\1 \2/p' /tmp/pages.out)
+check "cramfs_xip: fault-around over its page-cache pages: ${1:-?} faults for ${2:-?} pages" \
+	test -n "${2:-}" -a "${1:-99}" -le $((${2:-0} / 2))
+flags=$(sed -n 's/^VmFlags: //p' /tmp/pages.out)
+check "cramfs_xip: its VmFlags ($flags) have mm (mixed) and io, no pf, de or dd" sh -c \
+	"echo ' $flags ' | grep -q ' mm ' && echo ' $flags ' | grep -q ' io ' && ! echo ' $flags ' | grep -qE ' (pf|de|dd) '"
+xiptest grow /mnt/data/xip-partial.bin 1 > /tmp/grow.out 2>&1
+check "cramfs_xip: a mapping grown by mremap() maps the new pages in place" \
+	sh -c '[ "$(grep -c "^page [0-9]* flash" /tmp/grow.out)" = 4 ] || { cat /tmp/grow.out; false; }'
+check "cramfs_xip: fork, then the child writes every page of BusyBox: the parent's stay in place" \
+	xiptest forkwrite /mnt/bin/busybox
 xiptest maps /mnt/data/xip-partial.bin > /tmp/maps.out
 check "cramfs_xip: an XIP data file's mapping holds no RAM (smaps Rss 0 kB)" \
 	grep -q '^Rss: *0 kB' /tmp/maps.out

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# checks: 10
+# checks: 12
 # -o strict and mmap: a mapping that holds pages the image stores for
 # execute-in-place (direct, plain, page-aligned), but which cannot be mapped
 # in place, fails with EINVAL and one kernel line naming the file, the page
@@ -22,6 +22,12 @@ xiptest touch /mnt/data/xip-partial.bin > /tmp/strict.out 2>&1
 check "strict: its mmap fails with EINVAL" \
 	grep -q '^/mnt/data/xip-partial.bin: mmap: Invalid argument' /tmp/strict.out
 check "strict: the kernel names the file, the page and why" \
+	klog_has "strict: xip-partial.bin: page 3 is stored for execute-in-place, but the rest of its flash page is not zero"
+mark
+xiptest grow /mnt/data/xip-partial.bin 3 > /tmp/strict.out 2>&1
+check "strict: a mapping of its first 3 pages grown by mremap() gets SIGBUS at page 3" \
+	sh -c "grep -q '^sigbus at page 3\$' /tmp/strict.out || { cat /tmp/strict.out; false; }"
+check "strict: ... and the kernel names the file and the page" \
 	klog_has "strict: xip-partial.bin: page 3 is stored for execute-in-place, but the rest of its flash page is not zero"
 check "strict: read() of it still works" sh -c 'cat /mnt/data/xip-partial.bin > /dev/null'
 # /bin/tiny: page 2 direct and plain off a page boundary (not for XIP with

@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * cramfs_xip: the image on its medium: its bytes, and the messages for what
+ * it (or the medium) does wrong. Every other file reads the image through
+ * here and calls nothing above it; super.c, which mounts, sits on top.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/fs.h>
+#include "compat.h"
+#ifndef CRAMFS_XIP_COMPAT_LEGACY_MOUNT
+#include <linux/fs_context.h>
+#endif
+#include "internal.h"
+
+void cramfs_xip_err(struct super_block *sb, const char *fmt, ...)
+{
+	struct va_format vaf;
+	va_list args;
+
+	if (!__ratelimit(&CRAMFS_XIP_SB(sb)->ratelimit))
+		return;
+	va_start(args, fmt);
+	vaf.fmt = fmt;
+	vaf.va = &args;
+	pr_err("(%s): %pV\n", sb->s_id, &vaf);
+	va_end(args);
+}
+
+void cramfs_xip_mount_err(struct fs_context *fc, struct super_block *sb, const char *fmt, ...)
+{
+	struct va_format vaf;
+	va_list args;
+
+	va_start(args, fmt);
+	vaf.fmt = fmt;
+	vaf.va = &args;
+	errorfc(fc, "%s: %pV", sb->s_id, &vaf);
+	va_end(args);
+}
+
+const void *cramfs_xip_bytes(struct super_block *sb, u32 off, u32 len, void *buf)
+{
+	struct cramfs_xip_sb_info *sbi = CRAMFS_XIP_SB(sb);
+	int err;
+
+	if (!cramfs_xip_in_image(sb, off, len)) {
+		cramfs_xip_err(sb, "read of %u bytes at %u outside the image", len, off);
+		return ERR_PTR(-EIO);
+	}
+	if (sbi->virt)
+		return sbi->virt + off;
+	err = sbi->medium->read(sb, off, len, buf);
+	return err ? ERR_PTR(err) : buf;
+}
