@@ -17,6 +17,7 @@
 #include <fnmatch.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -1201,6 +1202,97 @@ static uint32_t write_xip_region(uint32_t off)
 	return off;
 }
 
+/*
+ * The output. A file is written under a temporary name in its directory and
+ * renamed over @path only when whole: a failure leaves no partial image, and
+ * an image already there as it was. A device (an MTD block device,
+ * /dev/null) is written in place. Opened before anything else is done, so
+ * that an output that cannot be written is said at once.
+ */
+static struct {
+	const char *path;
+	char *tmp;		/* the temporary file, while it exists */
+	int fd;
+} out = { .fd = -1 };
+
+static void remove_tmp(void)
+{
+	if (out.tmp)
+		unlink(out.tmp);
+}
+
+static void remove_tmp_and_die(int sig)
+{
+	remove_tmp();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void open_output(const char *path)
+{
+	char *target = NULL, *slash;
+	struct stat st;
+	mode_t mask;
+
+	out.path = path;
+	/* A symlink stays one: the file it names is replaced. */
+	if (!lstat(path, &st) && S_ISLNK(st.st_mode))
+		target = realpath(path, NULL);
+	if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
+		if (S_ISDIR(st.st_mode))
+			die("%s: %s", path, strerror(EISDIR));
+		out.fd = open(path, O_WRONLY);
+		if (out.fd < 0)
+			die("%s: %s", path, strerror(errno));
+		return;
+	}
+	if (target)
+		path = target;
+	slash = strrchr(path, '/');
+	out.tmp = slash ? xasprintf("%.*s/.%s.XXXXXX", (int)(slash - path), path, slash + 1) :
+			  xasprintf(".%s.XXXXXX", path);
+	/* A write past RLIMIT_FSIZE fails with EFBIG, reported, rather than killing us. */
+	signal(SIGXFSZ, SIG_IGN);
+	signal(SIGHUP, remove_tmp_and_die);
+	signal(SIGINT, remove_tmp_and_die);
+	signal(SIGTERM, remove_tmp_and_die);
+	atexit(remove_tmp);
+	out.fd = mkstemp(out.tmp);
+	if (out.fd < 0) {
+		free(out.tmp);
+		out.tmp = NULL;
+		die("%s: %s", out.path, strerror(errno));
+	}
+	if (target)
+		out.path = target;
+	/* The mode a newly created file gets. */
+	mask = umask(0);
+	umask(mask);
+	if (fchmod(out.fd, 0666 & ~mask))
+		die("%s: %s", out.path, strerror(errno));
+}
+
+static void write_output(const uint8_t *data, size_t len)
+{
+	ssize_t n;
+
+	while (len) {
+		n = write(out.fd, data, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			die("%s: %s", out.path, n ? strerror(errno) : "short write");
+		data += n;
+		len -= n;
+	}
+	if (close(out.fd))
+		die("%s: %s", out.path, strerror(errno));
+	if (out.tmp && rename(out.tmp, out.path))
+		die("%s: %s", out.path, strerror(errno));
+	free(out.tmp);
+	out.tmp = NULL;
+}
+
 static __noreturn void usage_exit(int status);
 static void usage_exit(int status)
 {
@@ -1327,7 +1419,6 @@ int main(int argc, char **argv)
 	struct cramfs_xip_dinode rd;
 	struct cimg check;
 	struct stat st;
-	FILE *out;
 	int c;
 
 	opt.big = cramfs_xip_get32("\x12\x34\x56\x78", 1) == *(uint32_t *)"\x12\x34\x56\x78";
@@ -1414,6 +1505,7 @@ int main(int argc, char **argv)
 		usage_error("-R and -A only mean something with -X");
 	if (opt.xip_align > opt.blksize)
 		die("-A cannot exceed the block size");
+	open_output(argv[optind + 1]);
 	/* XIP blocks are mapped by the page: the block size is the target's page size. */
 	if (!opt.xip_align)
 		opt.xip_align = opt.blksize;
@@ -1494,9 +1586,7 @@ int main(int argc, char **argv)
 		die("internal error: the image does not open");
 	put32(opt.pad + 32, cimg_crc(&check));
 
-	out = fopen(argv[optind + 1], "wb");
-	if (!out || fwrite(img, 1, off, out) != off || fclose(out))
-		die("%s: %s", argv[optind + 1], strerror(errno));
+	write_output(img, off);
 
 	if (opt.verbose)
 		list_entries(&root);
