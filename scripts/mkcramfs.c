@@ -292,8 +292,21 @@ static void set_owner(struct entry *e, uint32_t uid, uint32_t gid)
 {
 	if (opt.squash)
 		uid = gid = 0;
-	e->uid = truncate_id(&wide_uids, e, uid);
-	e->gid = truncate_id(&wide_gids, e, gid);
+	e->uid = uid;
+	e->gid = gid;
+}
+
+/*
+ * Owners are cut to the format's widths once the device table has set its
+ * own: a warning names an owner that is stored, not one the table replaced.
+ */
+static void truncate_owners(struct entry *e)
+{
+	e->uid = truncate_id(&wide_uids, e, e->uid);
+	e->gid = truncate_id(&wide_gids, e, e->gid);
+	if (S_ISDIR(e->mode))
+		for (e = e->child; e; e = e->next)
+			truncate_owners(e);
 }
 
 static void warn_truncated(const struct truncated *t)
@@ -1528,6 +1541,7 @@ int main(int argc, char **argv)
 	scan_dir(&root, argv[optind]);
 	if (opt.devtable)
 		apply_devtable(&root, opt.devtable);
+	truncate_owners(&root);
 	warn_truncated(&wide_uids);
 	warn_truncated(&wide_gids);
 	if (opt.xip && !(choose_xip_tree(&root) + (opt.profile ? share_profiled(&root) : 0))) {
