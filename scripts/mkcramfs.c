@@ -551,7 +551,9 @@ static void apply_devtable(struct entry *root, const char *file)
 			} else {
 				die("%s:%u: unknown type '%c'", file, lineno, type);
 			}
-			set_owner(e, uid, gid);
+			/* -q squashes the tree's owners, not the table's. */
+			e->uid = uid;
+			e->gid = gid;
 			free(path);
 		}
 	}

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # A makedevs-style table puts device nodes and owners in the image without root.
-# checks: 17
+# checks: 18
 . "$(dirname "$0")/lib.sh"
 d=$WORK/devtable
 rm -rf "$d"
@@ -66,3 +66,7 @@ if [ "$(id -u)" = 0 ]; then
 else
 	skip "a wide gid the table replaces: needs root to chown"
 fi
+check "-q with -D: the tree's owners root, the table's kept" \
+	bash -c "'$MKCRAMFS' -q -D '$d/owners' '$d/wide' '$d/q.img' > /dev/null 2>&1 &&
+	'$CRAMFSCK' -l '$d/q.img' | tee /dev/stderr | grep -q '^-rw-r--r--     7   9 .* /file\$' &&
+	'$CRAMFSCK' -l '$d/q.img' | grep -q '^drwxr-xr-x     0   0 .* /\$'"
