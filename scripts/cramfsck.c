@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -298,7 +299,8 @@ int main(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct cimg img = { 0 };
+	static char who[PATH_MAX + sizeof("cramfsck: ")];
+	struct cimg img = { .who = who };
 	const char *image;
 	struct stat st;
 	off_t size;
@@ -347,8 +349,10 @@ int main(int argc, char **argv)
 	if (argc - optind != 1)
 		usage_exit(EXIT_USAGE);
 	image = argv[optind];
+	/* Every problem names the image, as the other messages do. */
+	snprintf(who, sizeof(who), "cramfsck: %s", image);
 	if (opt.extract && !fstatat(AT_FDCWD, opt.extract, &st, AT_SYMLINK_NOFOLLOW)) {
-		fprintf(stderr, "cramfsck: %s: %s\n", opt.extract, strerror(EEXIST));
+		fprintf(stderr, "cramfsck: %s: %s: %s\n", image, opt.extract, strerror(EEXIST));
 		return EXIT_OPERATION;
 	}
 	fd = open(image, O_RDONLY);

@@ -29,6 +29,8 @@ void cimg_problem(struct cimg *img, const char *fmt, ...)
 	if (img->quiet)
 		return;
 	va_start(ap, fmt);
+	if (img->who)
+		fprintf(stderr, "%s: ", img->who);
 	fputs("error: ", stderr);
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
@@ -687,7 +689,8 @@ bad:
 void cimg_host_error(const struct cimg *img, const char *what, const char *path)
 {
 	if (!img->quiet)
-		fprintf(stderr, "error: %s: %s: %s\n", path, what, strerror(errno));
+		fprintf(stderr, "%s%serror: %s: %s: %s\n", img->who ? img->who : "",
+			img->who ? ": " : "", path, what, strerror(errno));
 }
 
 /*

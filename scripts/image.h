@@ -35,6 +35,7 @@ struct cimg {
 	unsigned int blksize;
 	unsigned int errors;	/* problems reported so far */
 	int quiet;		/* do not print problems, only count them */
+	const char *who;	/* what problems start with ("cramfsck: IMAGE"), or NULL */
 	uint8_t *ptr_state;	/* 2 bits per pointer word: its zlib block's verdict */
 };
 

@@ -1377,7 +1377,7 @@ static int self_check_entry(struct cimg *c, const struct cimg_entry *e, void *ct
 
 static void self_check(uint32_t len)
 {
-	struct cimg check = { 0 };
+	struct cimg check = { .who = "mkcramfs" };
 	uint32_t n = 0;
 	int bad;
 
@@ -1432,7 +1432,7 @@ int main(int argc, char **argv)
 	struct entry root = { .ipath = "/" };
 	uint32_t off, root_off;
 	struct cramfs_xip_dinode rd;
-	struct cimg check;
+	struct cimg check = { .who = "mkcramfs" };
 	struct stat st;
 	int c;
 
