@@ -1365,24 +1365,14 @@ static uint32_t pow2_opt(int c, const char *arg, uint32_t min, uint32_t max)
 }
 
 /* The image must read back whole with the code cramfsck uses: every entry, every block. */
-static int self_check_entry(struct cimg *c, const struct cimg_entry *e, void *ctx)
-{
-	uint32_t *n = ctx;
-
-	(*n)++;
-	if ((S_ISREG(e->d.mode) || S_ISLNK(e->d.mode)) && e->d.size)
-		cimg_check_data(c, e, NULL, NULL, NULL);
-	return 0;
-}
-
 static void self_check(uint32_t len)
 {
 	struct cimg check = { .who = "mkcramfs" };
 	uint32_t n = 0;
 	int bad;
 
-	bad = cimg_open(&check, img, len, opt.blksize) ||
-	      cimg_walk(&check, self_check_entry, &n) || check.errors || n != stats.nodes + 1;
+	bad = cimg_open(&check, img, len, opt.blksize) || cimg_check_tree(&check, 0, &n) ||
+	      n != stats.nodes + 1;
 	cimg_close(&check);
 	if (bad)
 		die("internal error: the image fails its own check (%u problems, %u of %u entries)",

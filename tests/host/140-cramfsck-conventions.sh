@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # cramfsck meets fsck.cramfs users' habits: --help, --version, -V, fsck's -a,
 # bounded -b, block devices, exit 8 for what the host refuses during an
-# extraction, one error counted once, every message naming the image.
-# checks: 14
+# extraction, one error counted once, every message naming the image, a
+# hint naming the block size an image seems made with when -b does not match.
+# checks: 16
 . "$(dirname "$0")/lib.sh"
 d=$WORK/ckconv
 rm -rf "$d"
@@ -91,3 +92,13 @@ head -c 100 "$d/img" > "$d/short.img"
 check "every message names the image: a damaged block, a short image, an existing target" \
 	bash -c "$(declare -f names_image); d='$d' CRAMFSCK='$CRAMFSCK'
 	names_image '$d/onebad.img' && names_image '$d/short.img' && names_image '$d/img' -x '$d/tree'"
+
+"$MKCRAMFS" -b 16384 "$d/tree" "$d/b16.img" > /dev/null
+check "-b 8192 on a 4 KiB image, no -b on a 16 KiB one: exit 4, one hint naming the block size" \
+	bash -c "'$CRAMFSCK' -b 8192 '$d/img' 2> '$d/b8.err'; [ \$? -eq 4 ] &&
+	'$CRAMFSCK' '$d/b16.img' 2> '$d/b16.err'; [ \$? -eq 4 ] && tail -n 2 '$d/b8.err' '$d/b16.err' &&
+	[ \$(grep -c 'hint' '$d/b8.err') = 1 ] && grep -q '^cramfsck: $d/img: hint: .*-b 4096' '$d/b8.err' &&
+	[ \$(grep -c 'hint' '$d/b16.err') = 1 ] && grep -q 'hint: .*-b 16384' '$d/b16.err'"
+check "a damaged image checked with its own block size: no hint" \
+	bash -c "'$CRAMFSCK' '$d/onebad.img' 2> '$d/nohint.err'; [ \$? -eq 4 ] && cat '$d/nohint.err' &&
+	! grep -q hint '$d/nohint.err'"
