@@ -40,9 +40,13 @@ modules_install:
 
 tools: $(TOOLS)
 
+MKCRAMFS_SRCS := scripts/mkcramfs.h scripts/mkcramfs-output.c scripts/mkcramfs-tree.c \
+	scripts/mkcramfs-devtable.c scripts/mkcramfs-elf.c scripts/mkcramfs-xip.c \
+	scripts/mkcramfs-layout.c scripts/mkcramfs-compress.c
 scripts/mkcramfs scripts/cramfsck: scripts/%: scripts/%.c scripts/image.c scripts/image.h \
 		fs/cramfs_xip/cramfs_xip_fs.h
-	$(HOSTCC) $(HOST_CFLAGS) -Ifs/cramfs_xip -o $@ $< scripts/image.c -lz
+	$(HOSTCC) $(HOST_CFLAGS) -Ifs/cramfs_xip -o $@ $(filter %.c,$^) -lz
+scripts/mkcramfs: $(MKCRAMFS_SRCS)
 
 tools_install: tools
 	install -d $(DESTDIR)$(PREFIX)/sbin $(DESTDIR)$(PREFIX)/share/man/man8

@@ -18,7 +18,8 @@ if [ "${1:-}" = --fix-mainline-cramfs ]; then
 	fix=1
 	shift
 fi
-src=${1:?usage: add-to-kernel.sh [--fix-mainline-cramfs] KERNEL_SRC [KERNEL_BUILD_DIR]}
+check_args "[--fix-mainline-cramfs] KERNEL_SRC [KERNEL_BUILD_DIR]" 1 2 "$@"
+src=$1
 build=${2:-$src}
 [ -f "$src/fs/Kconfig" ] && [ -f "$src/fs/Makefile" ] || die "$src is no kernel source tree"
 if [ -f "$build/.config" ] && grep -qx 'CONFIG_CRAMFS=y' "$build/.config"; then

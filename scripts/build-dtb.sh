@@ -7,9 +7,10 @@
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
-dts=${1:?usage: build-dtb.sh DTS KBUILD OUT}
-kbuild=${2:?}
-out=${3:?}
+check_args "DTS KERNEL_BUILD_DIR OUT.dtb" 3 3 "$@"
+dts=$1
+kbuild=$2
+out=$3
 if [ -e "$kbuild/source" ]; then
 	src=$(readlink -f "$kbuild/source")
 elif [ -d "$kbuild/arch/arm/boot/dts" ]; then

@@ -9,7 +9,8 @@
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
-board=${1:?usage: build-kernel.sh BOARD [VERSION] [FRAGMENT...]}
+check_args "BOARD [VERSION] [FRAGMENT...]" 1 "" "$@"
+board=$1
 kver=${2:-$KVER_DEFAULT}
 shift $(( $# >= 2 ? 2 : 1 ))
 boarddir=$CRAMFS_XIP_TOP/tests/boards/$board

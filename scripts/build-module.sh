@@ -10,8 +10,9 @@
 # Unchanged files are not copied again, so kbuild rebuilds only what changed.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
-kb=${1:?usage: build-module.sh KBUILD OUTDIR}
-out=${2:?}
+check_args "KBUILD OUTDIR [VAR=VALUE...]" 2 "" "$@"
+kb=$1
+out=$2
 shift 2
 mkdir -p "$out/fs/cramfs_xip"
 # Suites running side by side may build into the same OUTDIR: one at a time.

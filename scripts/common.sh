@@ -15,6 +15,28 @@ export CRAMFS_XIP_TOP CRAMFS_XIP_CACHE CROSS_COMPILE
 # kernel builds, so that a fresh clone rebuilds only what it changed.
 built_against() { echo "$CRAMFS_XIP_CACHE/module-builds/${1##*/}/$2"; }
 
+# check_args USAGE MIN MAX "$@": a script's arguments, before it does anything.
+# -h or --help: "usage: NAME USAGE" and the script's header comment on stdout,
+# exit 0; fewer than MIN or more than MAX arguments (MAX empty: any number):
+# the usage on stderr, exit 2.
+check_args() {
+	local usage="usage: ${0##*/}${1:+ $1}" min=$2 max=$3 a
+	shift 3
+	for a in "$@"; do
+		case $a in
+		-h | --help)
+			echo "$usage"
+			awk 'NR > 2 && !/^#/ { exit } NR > 2 { sub(/^# ?/, ""); print }' "$0"
+			exit 0
+			;;
+		esac
+	done
+	if [ $# -lt "$min" ] || { [ -n "$max" ] && [ $# -gt "$max" ]; }; then
+		printf '%s\n(%s --help says more)\n' "$usage" "${0##*/}" >&2
+		exit 2
+	fi
+}
+
 log() { printf '[%s] %s\n' "$(basename "$0")" "$*" >&2; }
 die() { log "error: $*"; exit 1; }
 

@@ -16,9 +16,9 @@
 # and unpacked beside BUILD_DIR (BUILD_DIR.src).
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
-usage="usage: compile-test.sh KERNEL_SRC|VERSION BUILD_DIR [FRAGMENT...]"
-out=$(readlink -m "${2:?$usage}")
-if [ ! -d "${1:?$usage}" ] && [[ $1 =~ ^[0-9]+\.[0-9]+$ ]]; then
+check_args "KERNEL_SRC|VERSION BUILD_DIR [FRAGMENT...]" 2 "" "$@"
+out=$(readlink -m "$2")
+if [ ! -d "$1" ] && [[ $1 =~ ^[0-9]+\.[0-9]+$ ]]; then
 	kver=$1
 	# The suite of each Debian kernel source bookworm lacks.
 	case $kver in

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -286,6 +287,30 @@ static int extract(struct cimg *img, const char *image)
 	return ret == CIMG_EXTRACT_HOST ? EXIT_OPERATION : EXIT_ERRORS;
 }
 
+/*
+ * Errors a wrong -b explains: the image read with each other block size,
+ * quietly and up to its first problem. One that reads clean is named.
+ */
+static void hint_block_size(const void *map, size_t size, const char *image, unsigned int used)
+{
+	struct cimg other = { .quiet = 1 };
+	unsigned int b;
+	uint32_t n;
+	int clean;
+
+	for (b = 4096; b <= 65536; b *= 2) {
+		if (b == used || cimg_open(&other, map, size, b))
+			continue;
+		clean = !cimg_check_tree(&other, 1, &n);
+		cimg_close(&other);
+		if (clean) {
+			fprintf(stderr, "cramfsck: %s: hint: it reads clean with -b %u: made with that block size?\n",
+				image, b);
+			return;
+		}
+	}
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -298,11 +323,13 @@ int main(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct cimg img = { 0 };
+	static char who[PATH_MAX + sizeof("cramfsck: ")];
+	struct cimg img = { .who = who };
 	const char *image;
 	struct stat st;
 	off_t size;
 	void *map;
+	unsigned int tree_errors;
 	int c, fd;
 
 	while ((c = getopt_long(argc, argv, "vlx:b:ayhV", longopts, NULL)) != -1) {
@@ -347,8 +374,10 @@ int main(int argc, char **argv)
 	if (argc - optind != 1)
 		usage_exit(EXIT_USAGE);
 	image = argv[optind];
+	/* Every problem names the image, as the other messages do. */
+	snprintf(who, sizeof(who), "cramfsck: %s", image);
 	if (opt.extract && !fstatat(AT_FDCWD, opt.extract, &st, AT_SYMLINK_NOFOLLOW)) {
-		fprintf(stderr, "cramfsck: %s: %s\n", opt.extract, strerror(EEXIST));
+		fprintf(stderr, "cramfsck: %s: %s: %s\n", image, opt.extract, strerror(EEXIST));
 		return EXIT_OPERATION;
 	}
 	fd = open(image, O_RDONLY);
@@ -379,8 +408,10 @@ int main(int argc, char **argv)
 		printf("%s: %s-endian, %u bytes, flags %#x, edition %u, %u blocks, %u files, name \"%s\"\n",
 		       image, img.big ? "big" : "little", img.size, img.flags, img.edition,
 		       img.blocks, img.files, img.name);
+	tree_errors = img.errors;
 	cimg_walk(&img, visit, NULL);
 	cimg_close(&img);
+	tree_errors = img.errors - tree_errors;
 	if ((img.flags & CRAMFS_XIP_FLAG_FSID_VERSION_2) && img.files != stats.files)
 		cimg_problem(&img, "superblock counts %u files, the directories hold %lu", img.files,
 			     stats.files);
@@ -398,6 +429,9 @@ int main(int argc, char **argv)
 	if (img.errors) {
 		fprintf(stderr, "cramfsck: %s: %u errors%s\n", image, img.errors,
 			opt.extract ? ", nothing extracted" : "");
+		/* The tree's errors, not the superblock's, may come from the block size. */
+		if (tree_errors)
+			hint_block_size(map, size, image, img.blksize);
 		return EXIT_ERRORS;
 	}
 	/* Only a clean image is extracted: a bad one leaves no half-made tree. */

@@ -29,6 +29,8 @@ void cimg_problem(struct cimg *img, const char *fmt, ...)
 	if (img->quiet)
 		return;
 	va_start(ap, fmt);
+	if (img->who)
+		fprintf(stderr, "%s: ", img->who);
 	fputs("error: ", stderr);
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
@@ -684,10 +686,36 @@ bad:
 	return ret;
 }
 
+struct check_tree {
+	int first_only;
+	uint32_t entries;
+};
+
+static int check_tree_entry(struct cimg *img, const struct cimg_entry *e, void *ctx)
+{
+	struct check_tree *c = ctx;
+
+	c->entries++;
+	if ((S_ISREG_MODE(e->d.mode) || S_ISLNK_MODE(e->d.mode)) && e->d.size)
+		cimg_check_data(img, e, NULL, NULL, NULL);
+	return c->first_only && img->errors;
+}
+
+int cimg_check_tree(struct cimg *img, int first_only, uint32_t *entries)
+{
+	struct check_tree c = { .first_only = first_only };
+	unsigned int errors = img->errors;
+	int ret = cimg_walk(img, check_tree_entry, &c);
+
+	*entries = c.entries;
+	return ret || img->errors != errors ? -1 : 0;
+}
+
 void cimg_host_error(const struct cimg *img, const char *what, const char *path)
 {
 	if (!img->quiet)
-		fprintf(stderr, "error: %s: %s: %s\n", path, what, strerror(errno));
+		fprintf(stderr, "%s%serror: %s: %s: %s\n", img->who ? img->who : "",
+			img->who ? ": " : "", path, what, strerror(errno));
 }
 
 /*

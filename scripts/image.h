@@ -35,6 +35,7 @@ struct cimg {
 	unsigned int blksize;
 	unsigned int errors;	/* problems reported so far */
 	int quiet;		/* do not print problems, only count them */
+	const char *who;	/* what problems start with ("cramfsck: IMAGE"), or NULL */
 	uint8_t *ptr_state;	/* 2 bits per pointer word: its zlib block's verdict */
 };
 
@@ -148,6 +149,16 @@ typedef void (*cimg_block_fn)(struct cimg *img, const struct cimg_entry *e, uint
  */
 int cimg_check_data(struct cimg *img, const struct cimg_entry *e, cimg_block_fn fn, void *ctx,
 		    char **link);
+
+/**
+ * cimg_check_tree() - walk the image and decode every block of every entry
+ * @img: an opened image
+ * @first_only: stop at the first problem (a quick "does it read?")
+ * @entries: the entries visited, the root included
+ *
+ * Return: 0 when the walk went through without a problem, else -1.
+ */
+int cimg_check_tree(struct cimg *img, int first_only, uint32_t *entries);
 
 #define CIMG_EXTRACT_IMAGE	1	/* the image stopped it: problems reported */
 #define CIMG_EXTRACT_HOST	2	/* the host refused something: reported with errno */

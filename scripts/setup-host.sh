@@ -13,6 +13,7 @@
 # the packages themselves install, and only that failure stops us.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
+check_args "" 0 0 "$@"
 
 HOST_PKGS="build-essential gcc-arm-linux-gnueabi binutils-arm-linux-gnueabi
 	libc6-dev-armel-cross qemu-system-arm linux-source-6.1 linux-source-6.12 device-tree-compiler

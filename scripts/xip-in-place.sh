@@ -11,11 +11,38 @@
 # nor would a process's that was being traced when it mapped its files.
 #   xip-in-place.sh MOUNT
 # Prints a line per mapping, "PID PERMS FILE PAGES-IN-PLACE of PAGES", then
-# "pages_in_place N" (summed over the mappings) and "saved_kb N". Runs
-# under BusyBox sh; needs filefrag (e2fsprogs) and, for other users'
-# processes, root.
+# "pages_in_place N" (summed over the mappings) and "saved_kb N". MOUNT (or
+# a directory under it) must be on a cramfs_xip mount: elsewhere FIEMAP's
+# plain extents are no pages in place. Runs under BusyBox sh; needs filefrag
+# (e2fsprogs) and, for other users' processes, root.
 set -u
-mnt=${1:?usage: xip-in-place.sh MOUNT}
+mounts=/proc/mounts
+module_sysfs=/sys/fs/cramfs_xip
+usage="usage: xip-in-place.sh MOUNT"
+case ${1-} in
+-h | --help)
+	echo "$usage"
+	awk 'NR > 2 && !/^#/ { exit } NR > 2 { sub(/^# ?/, ""); print }' "$0"
+	exit 0
+	;;
+esac
+[ $# -eq 1 ] || { printf '%s\n(xip-in-place.sh --help says more)\n' "$usage" >&2; exit 2; }
+fail() { echo "xip-in-place.sh: $1: $2" >&2; exit 1; }
+[ -e "$1" ] || fail "$1" "no such file or directory"
+[ -d "$1" ] || fail "$1" "not a directory: give the mount point"
+mnt=$(cd "$1" && pwd -P) || fail "$1" "cannot enter it"
+# The filesystem it is on: the longest mount point it lies under, the last
+# mounted there (mount points in $mounts escape a space as \040 and so on).
+fstype=$(awk -v p="$mnt" '{
+		m = $2
+		gsub(/\\040/, " ", m); gsub(/\\011/, "\t", m); gsub(/\\012/, "\n", m)
+		gsub(/\\134/, "\\", m)
+	}
+	(m == "/" || m == p || index(p, m "/") == 1) && length(m) >= best { best = length(m); t = $3 }
+	END { print t }' "$mounts")
+[ "$fstype" = cramfs ] || fail "$1" "on ${fstype:-no mount listed in $mounts}, not on a cramfs_xip mount"
+# Mainline cramfs is "cramfs" too; the module's directory is only there while it is loaded.
+[ -d "$module_sysfs" ] || fail "$1" "on a cramfs mount, but not cramfs_xip's (no $module_sysfs)"
 mnt=${mnt%/}
 tmp=${TMPDIR:-/tmp}/xip-in-place.$$
 trap 'rm -f "$tmp".*' EXIT
@@ -38,7 +65,7 @@ for f in $(cut -d' ' -f2 "$tmp.maps" | sort -u); do
 			print f, $2, $3, $4
 		}' >> "$tmp.ext"
 done
-awk 'NR == FNR { n[$1]++; f[$1, n[$1]] = $2; l[$1, n[$1]] = $3; p[$1, n[$1]] = $4; next }
+awk 'FILENAME == ARGV[1] { n[$1]++; f[$1, n[$1]] = $2; l[$1, n[$1]] = $3; p[$1, n[$1]] = $4; next }
 	{
 		in_place = 0
 		# A writable mapping (the data of a program) comes from the page cache.

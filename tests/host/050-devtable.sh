@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # A makedevs-style table puts device nodes and owners in the image without root.
-# checks: 16
+# checks: 18
 . "$(dirname "$0")/lib.sh"
 d=$WORK/devtable
 rm -rf "$d"
@@ -53,3 +53,20 @@ echo "/dev/tty c 666 0 0 4 0 0 0 30000" > "$d/series"
 check "a series of 30,000 nodes: built in seconds, all listed" \
 	bash -c "timeout 15 '$MKCRAMFS' -D '$d/series' '$d/tree' '$d/series.img' > /dev/null &&
 	[ \$('$CRAMFSCK' -l '$d/series.img' | grep -c ' /dev/tty[0-9]*\$') = 30000 ]"
+# Owners too wide for the format are judged as stored: after the table.
+mkdir -p "$d/wide"
+echo x > "$d/wide/file"
+echo x > "$d/wide/other"
+printf '/file f 644 7 9 - - - - -\n/other f 644 7 300 - - - - -\n' > "$d/owners"
+if [ "$(id -u)" = 0 ]; then
+	chown 1:300 "$d/wide/file"
+	check "a wide gid the table replaces: no warning; one the table sets: warned" \
+		bash -c "'$MKCRAMFS' -D '$d/owners' '$d/wide' '$d/wide.img' 2> '$d/wide.err' > /dev/null;
+		cat '$d/wide.err'; ! grep -q '/file' '$d/wide.err' && grep -q '/other: gid 300' '$d/wide.err'"
+else
+	skip "a wide gid the table replaces: needs root to chown"
+fi
+check "-q with -D: the tree's owners root, the table's kept" \
+	bash -c "'$MKCRAMFS' -q -D '$d/owners' '$d/wide' '$d/q.img' > /dev/null 2>&1 &&
+	'$CRAMFSCK' -l '$d/q.img' | tee /dev/stderr | grep -q '^-rw-r--r--     7   9 .* /file\$' &&
+	'$CRAMFSCK' -l '$d/q.img' | grep -q '^drwxr-xr-x     0   0 .* /\$'"

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # cramfsck meets fsck.cramfs users' habits: --help, --version, -V, fsck's -a,
 # bounded -b, block devices, exit 8 for what the host refuses during an
-# extraction, one error counted once.
-# checks: 13
+# extraction, one error counted once, every message naming the image, a
+# hint naming the block size an image seems made with when -b does not match.
+# checks: 16
 . "$(dirname "$0")/lib.sh"
 d=$WORK/ckconv
 rm -rf "$d"
@@ -61,7 +62,7 @@ open(sys.argv[2], "wb").write(img)
 PY
 check "a damaged block: reported once, counted once (1 errors), exit 4" \
 	bash -c "'$CRAMFSCK' '$d/onebad.img' 2> '$d/onebad.err'; [ \$? -eq 4 ] && cat '$d/onebad.err' &&
-	grep -q ': 1 errors' '$d/onebad.err' && [ \$(grep -c '^error:' '$d/onebad.err') = 1 ]"
+	grep -q ': 1 errors' '$d/onebad.err' && [ \$(grep -c ': error: ' '$d/onebad.err') = 1 ]"
 
 if [ "$(id -u)" = 0 ] && command -v setpriv > /dev/null; then
 	mkdir -p "$d/devtree"
@@ -78,3 +79,26 @@ check "a directory given as the image: said so, exit 8" \
 	status_and_says 8 "a directory, not an image" "$CRAMFSCK" "$d"
 : > "$d/empty.img"
 check "an empty file: said so, exit 4" status_and_says 4 "empty, no image in it" "$CRAMFSCK" "$d/empty.img"
+
+# Messages start "cramfsck: IMAGE: " (a block's path follows on an indented line).
+names_image() {	# names_image IMAGE [OPTION...]: stderr of cramfsck on IMAGE
+	local img=$1
+	shift
+	"$CRAMFSCK" "$@" "$img" > /dev/null 2> "$d/names.err"
+	cat "$d/names.err"
+	[ -s "$d/names.err" ] && ! grep -v -e "^cramfsck: $img: " -e '^  (in ' "$d/names.err"
+}
+head -c 100 "$d/img" > "$d/short.img"
+check "every message names the image: a damaged block, a short image, an existing target" \
+	bash -c "$(declare -f names_image); d='$d' CRAMFSCK='$CRAMFSCK'
+	names_image '$d/onebad.img' && names_image '$d/short.img' && names_image '$d/img' -x '$d/tree'"
+
+"$MKCRAMFS" -b 16384 "$d/tree" "$d/b16.img" > /dev/null
+check "-b 8192 on a 4 KiB image, no -b on a 16 KiB one: exit 4, one hint naming the block size" \
+	bash -c "'$CRAMFSCK' -b 8192 '$d/img' 2> '$d/b8.err'; [ \$? -eq 4 ] &&
+	'$CRAMFSCK' '$d/b16.img' 2> '$d/b16.err'; [ \$? -eq 4 ] && tail -n 2 '$d/b8.err' '$d/b16.err' &&
+	[ \$(grep -c 'hint' '$d/b8.err') = 1 ] && grep -q '^cramfsck: $d/img: hint: .*-b 4096' '$d/b8.err' &&
+	[ \$(grep -c 'hint' '$d/b16.err') = 1 ] && grep -q 'hint: .*-b 16384' '$d/b16.err'"
+check "a damaged image checked with its own block size: no hint" \
+	bash -c "'$CRAMFSCK' '$d/onebad.img' 2> '$d/nohint.err'; [ \$? -eq 4 ] && cat '$d/nohint.err' &&
+	! grep -q hint '$d/nohint.err'"

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # mkcramfs meets mkfs.cramfs users' habits: --help, --version, -V, usage
 # errors exit 16, numbers checked whole, messages naming the real cause, one
-# warning for owners wider than the format.
-# checks: 7
+# warning for owners wider than the format, an image written whole or not at
+# all (never a partial one, nor a temporary file left behind).
+# checks: 11
 . "$(dirname "$0")/lib.sh"
 d=$WORK/mkconv
 rm -rf "$d"
@@ -44,3 +45,26 @@ if [ "$(id -u)" = 0 ]; then
 else
 	skip "wide owners need root to chown"
 fi
+
+# The image goes to a temporary file beside the output, renamed when whole.
+mkdir -p "$d/out" "$d/big"
+head -c 200000 /dev/urandom > "$d/big/random"
+check "a write cut short (ulimit -f 40): exit 8, names the output, no file and no temporary left" \
+	bash -c "ulimit -f 40; '$MKCRAMFS' '$d/big' '$d/out/new.img' > /dev/null 2> '$d/err'; rc=\$?;
+	cat '$d/err'; ls -A '$d/out'; [ \$rc -eq 8 ] && grep -q 'out/new.img: File too large' '$d/err' &&
+	[ -z \"\$(ls -A '$d/out')\" ]"
+echo old > "$d/out/old.img"
+check "a write cut short leaves an existing output as it was" \
+	bash -c "ulimit -f 40; '$MKCRAMFS' '$d/big' '$d/out/old.img' > /dev/null 2>&1; ls -A '$d/out';
+	[ \"\$(cat '$d/out/old.img')\" = old ] && [ \"\$(ls -A '$d/out')\" = old.img ]"
+# An output that cannot be made is said before the tree is read: this tree
+# holds a file the format refuses, which the scan would report first.
+truncate -s $((16 * 1024 * 1024)) "$d/big/huge"
+check "an output in a missing directory: refused before the tree is read" \
+	status_and_says 8 "nodir/o.img: No such file or directory" "$MKCRAMFS" "$d/big" "$d/nodir/o.img"
+rm "$d/big/huge"
+ln -s old.img "$d/out/link"
+check "outputs that are no plain file: a device written in place, a symlink's file replaced" \
+	bash -c "'$MKCRAMFS' '$d/ok' /dev/null > /dev/null && [ -c /dev/null ] &&
+	'$MKCRAMFS' '$d/ok' '$d/out/link' > /dev/null && [ -L '$d/out/link' ] &&
+	'$CRAMFSCK' '$d/out/old.img' && [ \"\$(ls -A '$d/out' | tr '\n' ' ')\" = 'link old.img ' ]"
