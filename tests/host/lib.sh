@@ -87,3 +87,25 @@ prepared_kernel() {
 	done
 	return 1
 }
+
+# source_files [PATTERN...]: the tree's files (relative to TOP) that match a
+# pattern ('*' crosses '/'; all without one): git ls-files in a checkout; in
+# an unpacked make dist tarball, which has no .git, every file but what a
+# build or the tests made (the files .gitignore names).
+source_files() {
+	if [ -e "$TOP/.git" ]; then
+		git -C "$TOP" ls-files "$@"
+		return
+	fi
+	local f p
+	(cd "$TOP" && find . -path ./build-tests -prune -o -path ./.git -prune -o -type f -print) |
+		sed 's|^\./||' | sort |
+		grep -Ev '(\.(o|ko|mod|mod\.c|cmd|symvers|order)|/__pycache__/.*|^scripts/(mkcramfs|cramfsck))$' |
+		while IFS= read -r f; do
+			[ $# = 0 ] && { echo "$f"; continue; }
+			for p in "$@"; do
+				# shellcheck disable=SC2053 # a pattern on purpose
+				[[ $f == $p ]] && { echo "$f"; break; }
+			done
+		done
+}
