@@ -21,7 +21,8 @@ DESTDIR ?=
 # The host tools run on the build machine: compiled with HOSTCC if given,
 # else CC (make's cc unless given), and the CPPFLAGS, CFLAGS and LDFLAGS
 # given, as Buildroot's host packages and Yocto's native recipes pass them.
-# The module never sees these: Kbuild takes CC, CROSS_COMPILE and KCFLAGS.
+# The kernel's make, which builds the module, takes CC and CROSS_COMPILE as
+# given here but ignores CFLAGS, CPPFLAGS and LDFLAGS (it reads KCFLAGS).
 ifeq ($(origin HOSTCC),undefined)
 TOOLS_CC = $(CC)
 else
