@@ -3,15 +3,34 @@
 # cramfs-xip: the cramfs_xip.ko module, the host tools, and the tests.
 #
 #   make [KDIR=<kernel build dir>] [ARCH=arm CROSS_COMPILE=arm-linux-gnueabi-]
-#   make tools | install | check | demo | bench | badimages | fuzz | clean
+#   make tools | install | modules_install | tools_install | dist | check | demo | bench | badimages | fuzz | clean
 #   make check-all                         (check, the 6.12 boot tests, 6.1's tiny system)
 #   make check-debug | badimages-debug     (under the debug kernel)
 
-KDIR ?= /lib/modules/$(shell uname -r)/build
+# The release: one line in the file VERSION (the module's MODULE_VERSION
+# reads it too, through fs/cramfs_xip/Makefile).
+CRAMFS_XIP_VERSION := $(shell cat $(CURDIR)/VERSION)
+
+# The kernel tree: KDIR, or Yocto's KERNEL_SRC or KERNEL_PATH (module.bbclass
+# passes both, and O=<build dir>, which reaches the kernel's make as given);
+# else the running kernel's.
+KDIR ?= $(or $(KERNEL_SRC),$(KERNEL_PATH),/lib/modules/$(shell uname -r)/build)
 PREFIX ?= /usr/local
 DESTDIR ?=
-HOSTCC ?= cc
-HOST_CFLAGS ?= -O2 -g -Wall -Wextra -Werror=implicit-function-declaration
+
+# The host tools run on the build machine: compiled with HOSTCC if given,
+# else CC (make's cc unless given), and the CPPFLAGS, CFLAGS and LDFLAGS
+# given, as Buildroot's host packages and Yocto's native recipes pass them.
+# The kernel's make, which builds the module, takes CC and CROSS_COMPILE as
+# given here but ignores CFLAGS, CPPFLAGS and LDFLAGS (it reads KCFLAGS).
+ifeq ($(origin HOSTCC),undefined)
+TOOLS_CC = $(CC)
+else
+TOOLS_CC = $(HOSTCC)
+endif
+CFLAGS ?= -O2 -g
+TOOLS_CFLAGS = -Wall -Wextra -Werror=implicit-function-declaration $(CPPFLAGS) \
+	-DCRAMFS_XIP_VERSION='"$(CRAMFS_XIP_VERSION)"' $(CFLAGS)
 
 # What the module serves besides memory-mapped MTDs (fs/cramfs_xip/Kconfig; all
 # y unless given, e.g. make CONFIG_CRAMFS_XIP_PHYSADDR=n leaves physaddr= out):
@@ -26,14 +45,15 @@ endif
 
 TOOLS := scripts/mkcramfs scripts/cramfsck
 
-.PHONY: all modules tools install modules_install tools_install check check-all check-debug demo bench badimages badimages-debug fuzz clean
+.PHONY: all modules tools install modules_install tools_install dist check check-all check-debug demo bench badimages badimages-debug fuzz clean
 
 all: modules
 
 modules:
 	$(MAKE) $(KBUILD_ARGS) modules
 
-# The module goes under DESTDIR too, unless INSTALL_MOD_PATH says otherwise.
+# The module goes to DESTDIR/lib/modules/<kernel release>/, where modprobe
+# looks, unless INSTALL_MOD_PATH (or MODLIB, the whole directory) says otherwise.
 INSTALL_MOD_PATH ?= $(DESTDIR)
 modules_install:
 	$(MAKE) $(KBUILD_ARGS) INSTALL_MOD_PATH=$(INSTALL_MOD_PATH) modules_install
@@ -44,18 +64,30 @@ MKCRAMFS_SRCS := scripts/mkcramfs.h scripts/mkcramfs-output.c scripts/mkcramfs-t
 	scripts/mkcramfs-devtable.c scripts/mkcramfs-elf.c scripts/mkcramfs-xip.c \
 	scripts/mkcramfs-layout.c scripts/mkcramfs-compress.c
 scripts/mkcramfs scripts/cramfsck: scripts/%: scripts/%.c scripts/image.c scripts/image.h \
-		fs/cramfs_xip/cramfs_xip_fs.h
-	$(HOSTCC) $(HOST_CFLAGS) -Ifs/cramfs_xip -o $@ $(filter %.c,$^) -lz
+		fs/cramfs_xip/cramfs_xip_fs.h VERSION
+	$(TOOLS_CC) $(TOOLS_CFLAGS) -Ifs/cramfs_xip -o $@ $(filter %.c,$^) $(LDFLAGS) -lz
 scripts/mkcramfs: $(MKCRAMFS_SRCS)
 
+# The tools for the build host, in PREFIX/bin (where Buildroot's cramfs image
+# type calls $(HOST_DIR)/bin/mkcramfs), their manual pages in share/man/man8.
 tools_install: tools
-	install -d $(DESTDIR)$(PREFIX)/sbin $(DESTDIR)$(PREFIX)/share/man/man8
-	install -m 0755 $(TOOLS) $(DESTDIR)$(PREFIX)/sbin/
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man8
+	install -m 0755 $(TOOLS) $(DESTDIR)$(PREFIX)/bin/
 	install -m 0644 Documentation/mkcramfs.8 Documentation/cramfsck.8 \
 		$(DESTDIR)$(PREFIX)/share/man/man8/
 
-# The module goes to DESTDIR/lib/modules/<kernel release>/, where modprobe looks.
-install: modules_install tools_install
+# install is modules_install: the module, for the target, into DESTDIR (a
+# target's root filesystem) or INSTALL_MOD_PATH. The tools are built for
+# this machine, so never installed there: make tools_install.
+install: modules_install
+
+# The source tarball cramfs-xip-VERSION.tar.gz, in DISTDIR (here unless
+# given): the files git tracks, as committed in HEAD.
+DISTDIR ?= .
+dist:
+	@git -C $(CURDIR) diff --quiet HEAD -- || echo "dist: uncommitted changes are not in the tarball" >&2
+	git -C $(CURDIR) archive --format=tar.gz --prefix=cramfs-xip-$(CRAMFS_XIP_VERSION)/ \
+		-o $(abspath $(DISTDIR))/cramfs-xip-$(CRAMFS_XIP_VERSION).tar.gz HEAD
 
 # Each of these installs what it needs from Debian's archive first.
 check:

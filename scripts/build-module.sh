@@ -21,6 +21,7 @@ flock 9
 sync_file() { cmp -s "$1" "$2" || cp "$1" "$2"; }
 sync_file "$CRAMFS_XIP_TOP/Kbuild" "$out/Kbuild"
 sync_file "$CRAMFS_XIP_TOP/Makefile" "$out/Makefile"
+sync_file "$CRAMFS_XIP_TOP/VERSION" "$out/VERSION"
 for f in "$CRAMFS_XIP_TOP"/fs/cramfs_xip/*; do
 	case $f in
 	*.mod.c | *.o | *.ko | *.mod | *.order | *.symvers) continue ;;

@@ -19,8 +19,12 @@
 #define __noreturn	__attribute__((noreturn))
 #endif
 
-/* The tools' version: dkms.conf's PACKAGE_VERSION. */
-#define CIMG_VERSION	"0.1"
+/* The tools' version: the file VERSION, passed by the Makefile. */
+#ifdef CRAMFS_XIP_VERSION
+#define CIMG_VERSION	CRAMFS_XIP_VERSION
+#else
+#define CIMG_VERSION	"unknown"
+#endif
 
 struct cimg {
 	const uint8_t *data;

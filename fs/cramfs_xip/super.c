@@ -772,3 +772,4 @@ module_exit(cramfs_xip_exit);
 
 MODULE_DESCRIPTION("cramfs with execute-in-place from memory-mapped flash");
 MODULE_LICENSE("GPL");
+MODULE_VERSION(CRAMFS_XIP_VERSION);

@@ -31,18 +31,18 @@ check "checkpatch.pl (from $tarball) runs and flags a badly indented file" finds
 # and the host tools define the kernel's attribute spellings for themselves.
 allowed='compat.h:.*(LINUX_VERSION_CODE|Deprecated use of .kmap.)|image.h:.*Prefer (__printf|__noreturn)|xip.c:.*ENOSYS means'
 cd "$TOP" || exit 1
-files=$(git ls-files 'fs/*.[ch]' 'scripts/*.[ch]')
+files=$(source_files 'fs/*.[ch]' 'scripts/*.[ch]')
 clean_style() {
 	[ $checkpatch_works = yes ] || { echo "checkpatch.pl does not work"; return 1; }
-	[ -n "$files" ] || { echo "git ls-files lists no C files"; return 1; }
+	[ -n "$files" ] || { echo "source_files lists no C files"; return 1; }
 	checkpatch $(printf "$TOP/%s " $files) 2>&1 | grep -E ': (ERROR|WARNING|CHECK):' | grep -Ev "$allowed"
 	# Status 1: the last grep found no fault left (2 would be its own error).
 	[ "${PIPESTATUS[2]}" = 1 ]
 }
 check "checkpatch.pl: no errors or warnings in $(echo $files | wc -w) C files" clean_style
-shipped=$(git ls-files | grep -Ev '^(LICENSE|\.gitignore)$|\.(md|8|txt|png|manifest)$')
+shipped=$(source_files | grep -Ev '^(LICENSE|VERSION|\.gitignore)$|\.(md|8|txt|png|manifest)$')
 all_spdx() {
-	[ -n "$shipped" ] || { echo "git ls-files lists no files"; return 1; }
+	[ -n "$shipped" ] || { echo "source_files lists no files"; return 1; }
 	local f missing=0
 	while IFS= read -r f; do
 		head -n 3 "$f" | grep -q 'SPDX-License-Identifier' || { echo "$f"; missing=1; }

@@ -1,22 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# make install into a DESTDIR, and dkms build with our dkms.conf, against the
-# vexpress-a9 6.1 kernel tree that make check builds into the cache (the
-# module is cross-built for ARM; nothing is loaded). Without that tree: SKIP.
+# make install (the module) and make tools_install into a DESTDIR, and dkms
+# build with our dkms.conf, against the vexpress-a9 6.1 kernel tree that make
+# check builds into the cache (the module is cross-built for ARM; nothing is
+# loaded). Without that tree: SKIP.
 # checks: 11
 . "$(dirname "$0")/lib.sh"
-cache=${CRAMFS_XIP_CACHE:-$HOME/.cache/cramfs-xip}
-kb=
-for k in $(ls -dt "$cache"/build/vexpress-a9-6.1-* 2>/dev/null); do
-	# The board's own kernel: modules, mainline cramfs among them, and
-	# neither cramfs built in (not the root-from-flash variants).
-	if [ -f "$k/.cramfs-xip-built" ] && [ -f "$k/Module.symvers" ] &&
-		[ -f "$k/fs/cramfs/cramfs.ko" ] && ! grep -qxE 'CONFIG_CRAMFS(_XIP)?=y' "$k/.config"; then
-		kb=$k
-		break
-	fi
-done
-[ -n "$kb" ] || skip_all "no prepared vexpress-a9 6.1 kernel tree in $cache/build (make check builds one)"
+kb=$(prepared_kernel)
+[ -n "$kb" ] || skip_all "no prepared vexpress-a9 6.1 kernel tree (make check builds one)"
 cross=${CROSS_COMPILE:-arm-linux-gnueabi-}
 command -v "${cross}gcc" > /dev/null || skip_all "${cross}gcc not installed (scripts/setup-host.sh)"
 krel=$(cat "$kb/include/config/kernel.release")
@@ -30,7 +21,7 @@ mkdir -p "$d"
 # A copy of the sources, so that no object lands in the checkout.
 copy_sources() {
 	mkdir -p "$1"
-	cp -r "$TOP/Kbuild" "$TOP/Makefile" "$TOP/dkms.conf" "$TOP/fs" "$TOP/scripts" \
+	cp -r "$TOP/Kbuild" "$TOP/Makefile" "$TOP/VERSION" "$TOP/dkms.conf" "$TOP/fs" "$TOP/scripts" \
 		"$TOP/Documentation" "$1/"
 	find "$1" \( -name '*.o' -o -name '*.ko' -o -name '*.mod' -o -name '*.mod.c' \
 		-o -name '.*.cmd' -o -name 'modules.order' -o -name 'Module.symvers' \) -delete
@@ -46,22 +37,22 @@ check "make builds cramfs_xip.ko against $krel" built
 # before, checked and removed after.
 host_mods=/lib/modules/$krel
 [ -e "$host_mods" ] && host_had=1 || host_had=0
-kmake install DESTDIR="$root" > "$d/install.log" 2>&1
+{ kmake install DESTDIR="$root" && kmake tools_install DESTDIR="$root"; } > "$d/install.log" 2>&1
 install_status=$?
 installed_tools() {
 	cat "$d/install.log"
 	[ $install_status = 0 ] || return 1
 	local t
 	for t in mkcramfs cramfsck; do
-		[ -x "$root/usr/local/sbin/$t" ] && cmp "$d/src/scripts/$t" "$root/usr/local/sbin/$t" || return 1
+		[ -x "$root/usr/local/bin/$t" ] && cmp "$d/src/scripts/$t" "$root/usr/local/bin/$t" || return 1
 	done
 }
-check "make install DESTDIR: exit 0, mkcramfs and cramfsck in /usr/local/sbin" installed_tools
+check "make install, make tools_install DESTDIR: exit 0, mkcramfs and cramfsck in /usr/local/bin" installed_tools
 man_pages() {
 	cmp "$TOP/Documentation/mkcramfs.8" "$root/usr/local/share/man/man8/mkcramfs.8" &&
 		cmp "$TOP/Documentation/cramfsck.8" "$root/usr/local/share/man/man8/cramfsck.8"
 }
-check "make install DESTDIR: manual pages in /usr/local/share/man/man8" man_pages
+check "make tools_install DESTDIR: manual pages in /usr/local/share/man/man8" man_pages
 # modprobe resolves the name through modules.dep as it would on the target.
 where=$d/modprobe.out
 modprobe_finds() {

@@ -66,3 +66,46 @@ trees() {
 }
 
 busybox_armhf() { echo "${CRAMFS_XIP_CACHE:-$HOME/.cache/cramfs-xip}/guest-debs/root/bin/busybox"; }
+
+# prepared_kernel: the vexpress-a9 6.1 kernel build the vexpress-a9 suite
+# boots (modules, mainline cramfs among them, neither cramfs built in), on
+# stdout; status 1 when there is none. Under make check (CRAMFS_XIP_IN_CHECK,
+# from tests/run-all.sh) that suite, running beside this one, may still be
+# building it: scripts/build-kernel.sh waits for its lock and names the same
+# build. Alone, tests/host/run.sh builds no kernel and uses the newest one made.
+prepared_kernel() {
+	local cache=${CRAMFS_XIP_CACHE:-$HOME/.cache/cramfs-xip} k
+	if [ -n "${CRAMFS_XIP_IN_CHECK:-}" ]; then
+		"$TOP/scripts/build-kernel.sh" vexpress-a9 6.1 2> "$WORK/build-kernel.log" && return 0
+	fi
+	for k in $(ls -dt "$cache"/build/vexpress-a9-6.1-* 2> /dev/null); do
+		if [ -f "$k/.cramfs-xip-built" ] && [ -f "$k/Module.symvers" ] &&
+			[ -f "$k/fs/cramfs/cramfs.ko" ] && ! grep -qxE 'CONFIG_CRAMFS(_XIP)?=y' "$k/.config"; then
+			echo "$k"
+			return 0
+		fi
+	done
+	return 1
+}
+
+# source_files [PATTERN...]: the tree's files (relative to TOP) that match a
+# pattern ('*' crosses '/'; all without one): git ls-files in a checkout; in
+# an unpacked make dist tarball, which has no .git, every file but what a
+# build or the tests made (the files .gitignore names).
+source_files() {
+	if [ -e "$TOP/.git" ]; then
+		git -C "$TOP" ls-files "$@"
+		return
+	fi
+	local f p
+	(cd "$TOP" && find . -path ./build-tests -prune -o -path ./.git -prune -o -type f -print) |
+		sed 's|^\./||' | sort |
+		grep -Ev '(\.(o|ko|mod|mod\.c|cmd|symvers|order)|/__pycache__/.*|^scripts/(mkcramfs|cramfsck))$' |
+		while IFS= read -r f; do
+			[ $# = 0 ] && { echo "$f"; continue; }
+			for p in "$@"; do
+				# shellcheck disable=SC2053 # a pattern on purpose
+				[[ $f == $p ]] && { echo "$f"; break; }
+			done
+		done
+}
