@@ -46,8 +46,12 @@ static phys_addr_t cramfs_xip_of_window(phys_addr_t phys)
 		struct platform_device *pdev;
 		bool bound;
 
-		if (!of_device_is_available(np) ||
-		    !of_device_compatible_match(np, cramfs_xip_windows))
+		const char *const *c = cramfs_xip_windows;
+
+		/* of_device_compatible_match() is exported from 6.1 on only. */
+		while (*c && !of_device_is_compatible(np, *c))
+			c++;
+		if (!*c || !of_device_is_available(np))
 			continue;
 		/* A driver's device may map its registers without claiming them. */
 		pdev = of_find_device_by_node(np);

@@ -16,6 +16,7 @@
 
 #include <linux/fs.h>
 #include <linux/ioport.h>
+#include <linux/log2.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -166,8 +167,9 @@ static void cramfs_xip_find_run(struct inode *inode, struct cramfs_xip_run *r,
  * kernel's own RAM (an mtdram), and wrong where pfn_valid() is true but the
  * kernel never set the struct page up: FLATMEM's memory map covers whole
  * pageblocks, so memory past mem= and flash or RAM next to it count as
- * valid. So a medium that has such frames and is not System RAM all
- * through maps nothing in place; decided once per mount.
+ * valid. So a medium with a frame that pfn_valid() accepts and that is not
+ * System RAM (page_is_ram(), frame by frame) maps nothing in place; decided
+ * once per mount.
  *
  * Return: NULL if every frame of the medium can be mapped, else why not.
  */
@@ -179,13 +181,10 @@ const char *cramfs_xip_frames_unusable(struct super_block *sb)
 
 	if (IS_ENABLED(CONFIG_ARCH_HAS_PTE_SPECIAL))
 		return NULL;
-	while (pfn < end && !pfn_valid(pfn))
-		pfn++;
-	if (pfn == end ||
-	    region_intersects(sbi->phys, sbi->medium_size, IORESOURCE_SYSTEM_RAM,
-			      IORES_DESC_NONE) == REGION_INTERSECTS)
-		return NULL;
-	return "the kernel has page structures for its frames but does not manage them";
+	for (; pfn < end; pfn++)
+		if (pfn_valid(pfn) && !page_is_ram(pfn))
+			return "the kernel never set up its frames' struct pages";
+	return NULL;
 }
 
 /*
@@ -210,7 +209,7 @@ static int cramfs_xip_strict(struct file *file, pgoff_t index, enum cramfs_xip_s
 	else if (why == CRAMFS_XIP_WHY_PAST_IMAGE)
 		what = "its flash page runs past the image";
 	else if (why == CRAMFS_XIP_NR_STATS)
-		what = "its mapping was made without a page in place and grown over it";
+		what = "its mapping was grown over it";
 	else
 		return 0;
 	cramfs_xip_err(sb, "strict: %pD: page %lu is stored for execute-in-place, but %s", file,
@@ -220,10 +219,11 @@ static int cramfs_xip_strict(struct file *file, pgoff_t index, enum cramfs_xip_s
 
 /*
  * The pages in place of the aligned window of CRAMFS_XIP_WINDOW pages around
- * @vmf's page (in place at image offset @offset), inside its mapping and
- * file, into the page table; those already there stay.
+ * @vmf's page (in place), inside its mapping and file, into the page table;
+ * those already there stay. Only the faulting page's own insertion can fail
+ * the fault.
  */
-static vm_fault_t cramfs_xip_fault_window(struct vm_fault *vmf, u32 offset)
+static vm_fault_t cramfs_xip_fault_window(struct vm_fault *vmf)
 {
 	struct vm_area_struct *vma = vmf->vma;
 	struct inode *inode = file_inode(vma->vm_file);
@@ -232,25 +232,21 @@ static vm_fault_t cramfs_xip_fault_window(struct vm_fault *vmf, u32 offset)
 	pgoff_t end = min3(round_down(vmf->pgoff, CRAMFS_XIP_WINDOW) + CRAMFS_XIP_WINDOW,
 			   vma->vm_pgoff + vma_pages(vma), (pgoff_t)cramfs_xip_pages(inode));
 	struct cramfs_xip_run r;
-	unsigned long addr, n;
+	unsigned long n;
 	vm_fault_t ret;
 
-	ret = cramfs_xip_compat_insert_mixed(vma, vmf->address & PAGE_MASK, phys + offset);
-	if (ret & VM_FAULT_ERROR)
-		return ret;
+	BUILD_BUG_ON(!is_power_of_2(CRAMFS_XIP_WINDOW));
 	for (r.pgoff = first; r.pgoff < end; r.pgoff += max(r.run, 1UL)) {
 		cramfs_xip_find_run(inode, &r, end - r.pgoff);
-		addr = vma->vm_start + ((r.pgoff - vma->vm_pgoff) << PAGE_SHIFT);
 		for (n = 0; n < r.run; n++) {
-			if (r.pgoff + n == vmf->pgoff)
-				continue;
-			if (cramfs_xip_compat_insert_mixed(vma, addr + (n << PAGE_SHIFT),
-							   phys + r.offset + n * PAGE_SIZE) &
-			    VM_FAULT_ERROR)
+			ret = cramfs_xip_compat_insert_mixed(vma, vma->vm_start +
+							     ((r.pgoff + n - vma->vm_pgoff) << PAGE_SHIFT),
+							     phys + r.offset + n * PAGE_SIZE);
+			if ((ret & VM_FAULT_ERROR) && r.pgoff + n == vmf->pgoff)
 				return ret;
 		}
 	}
-	return ret;
+	return VM_FAULT_NOPAGE;
 }
 
 /*
@@ -269,7 +265,7 @@ static vm_fault_t cramfs_xip_fault(struct vm_fault *vmf)
 		return filemap_fault(vmf);
 	if (cramfs_xip_page(inode, vmf->pgoff, &offset, &why)) {
 		if (vmf->vma->vm_flags & VM_MIXEDMAP)
-			return cramfs_xip_fault_window(vmf, offset);
+			return cramfs_xip_fault_window(vmf);
 		why = CRAMFS_XIP_NR_STATS;
 	} else if (why == CRAMFS_XIP_NR_STATS) {
 		return filemap_fault(vmf);
@@ -304,6 +300,15 @@ static vm_fault_t cramfs_xip_map_pages(struct vm_fault *vmf, pgoff_t start, pgof
 	struct inode *inode = file_inode(vmf->vma->vm_file);
 	vm_fault_t ret = 0;
 	pgoff_t from = start, i;
+
+	/*
+	 * With no page table yet, filemap_map_pages() may map a PMD-sized
+	 * page-cache folio whole (one that khugepaged made of another
+	 * mapping of the file), pages stored in place included: leave the
+	 * first fault of a pmd to cramfs_xip_fault().
+	 */
+	if (pmd_none(*vmf->pmd))
+		return 0;
 
 	for (i = start; i <= end; i++) {
 		if (cramfs_xip_cache_ok(inode, i))
