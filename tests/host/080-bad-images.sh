@@ -11,7 +11,8 @@ rm -rf "$d"
 mkdir -p "$d"
 trees
 clang -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=undefined -I"$TOP/fs/cramfs_xip" \
-	-o "$d/cramfsck-asan" "$TOP/scripts/cramfsck.c" "$TOP/scripts/image.c" -lz
+	-o "$d/cramfsck-asan" "$TOP/scripts/cramfsck.c" "$TOP/scripts/image.c" \
+	"$TOP/scripts/verity.c" -lz -lcrypto
 python3 "$TOP/tests/lib/badimages.py" tinyelf "$d/tiny-elf"
 mkdir -p "$d/xtree"
 cp "$d/tiny-elf" "$d/xtree/"
