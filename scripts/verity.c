@@ -387,7 +387,7 @@ int cimg_verity_check(struct cimg *img, const struct cimg_verity_want *want,
 {
 	uint8_t t[CRAMFS_XIP_VERITY_TRAILER_SIZE];
 	char hex[2 * HASH + 1], asked[2 * HASH + 1];
-	uint32_t crc;
+	uint32_t crc, i;
 	int ret;
 
 	if (!(img->flags & CRAMFS_XIP_FLAG_FSID_VERSION_2) || cimg_verity_geometry(v, img->size)) {
@@ -419,6 +419,13 @@ int cimg_verity_check(struct cimg *img, const struct cimg_verity_want *want,
 	}
 	memcpy(v->root, t + WORD(root_hash), HASH);
 	ret = check_tree(img, v);
+	for (i = sizeof(t); i < BLOCK; i++)
+		if (img->data[v->start + i]) {
+			cimg_problem(img, "verity: the trailer's block is not zero after the trailer (byte %u)",
+				     i);
+			ret = -1;
+			break;
+		}
 	if (want->root && memcmp(want->root, v->root, HASH)) {
 		cimg_verity_hex(v->root, hex);
 		cimg_verity_hex(want->root, asked);
