@@ -167,8 +167,9 @@ struct cramfs_xip_super {
 #define CRAMFS_XIP_VERITY_SUPPORTED_FLAGS	CRAMFS_XIP_VERITY_FLAG_SIGNED
 
 /* Where the verity area starts: the image size rounded up to 4 KiB. */
-#define CRAMFS_XIP_VERITY_START(size)	\
-	(((__u64)(size) + CRAMFS_XIP_VERITY_BLOCK_SIZE - 1) & ~(__u64)(CRAMFS_XIP_VERITY_BLOCK_SIZE - 1))
+#define CRAMFS_XIP_VERITY_START(size)						\
+	(((__u64)(size) + CRAMFS_XIP_VERITY_BLOCK_SIZE - 1) &				\
+	 ~(__u64)(CRAMFS_XIP_VERITY_BLOCK_SIZE - 1))
 
 struct cramfs_xip_verity_trailer {
 	__u8 magic[8];			/* CRAMFS_XIP_VERITY_MAGIC */
