@@ -62,10 +62,11 @@ tools: $(TOOLS)
 
 MKCRAMFS_SRCS := scripts/mkcramfs.h scripts/mkcramfs-output.c scripts/mkcramfs-tree.c \
 	scripts/mkcramfs-devtable.c scripts/mkcramfs-elf.c scripts/mkcramfs-xip.c \
-	scripts/mkcramfs-layout.c scripts/mkcramfs-compress.c
+	scripts/mkcramfs-layout.c scripts/mkcramfs-compress.c scripts/mkcramfs-verity.c
+# Both tools hash and sign with OpenSSL's libcrypto (Debian's libssl-dev).
 scripts/mkcramfs scripts/cramfsck: scripts/%: scripts/%.c scripts/image.c scripts/image.h \
-		fs/cramfs_xip/cramfs_xip_fs.h VERSION
-	$(TOOLS_CC) $(TOOLS_CFLAGS) -Ifs/cramfs_xip -o $@ $(filter %.c,$^) $(LDFLAGS) -lz
+		scripts/verity.c scripts/verity.h fs/cramfs_xip/cramfs_xip_fs.h VERSION
+	$(TOOLS_CC) $(TOOLS_CFLAGS) -Ifs/cramfs_xip -o $@ $(filter %.c,$^) $(LDFLAGS) -lz -lcrypto
 scripts/mkcramfs: $(MKCRAMFS_SRCS)
 
 # The tools for the build host, in PREFIX/bin (where Buildroot's cramfs image

@@ -19,7 +19,7 @@
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
-#include "image.h"
+#include "verity.h"
 
 #define EXIT_CLEAN	0
 #define EXIT_ERRORS	4
@@ -30,6 +30,8 @@ static struct {
 	int verbose, list, layout;
 	const char *extract;
 	uint32_t blksize;
+	uint8_t root_hash[CRAMFS_XIP_VERITY_HASH_SIZE];
+	struct cimg_verity_want verity;
 } opt;
 
 static struct {
@@ -186,6 +188,11 @@ static void usage_exit(int status)
 		"     --layout           show where each block of each file lies in the image\n"
 		" -x, --extract=dir      extract the image into dir (must not exist)\n"
 		" -b, --blocksize=size   block size the image was made with (default 4096)\n"
+		"     --verity           demand a verity trailer and tree (without it, one\n"
+		"                        found is checked, and its root hash printed)\n"
+		"     --root-hash=hex    demand this root hash (64 hex digits); implies --verity\n"
+		"     --cert=cert        demand a signature this certificate (PEM or DER)\n"
+		"                        verifies; implies --verity\n"
 		" -a, -y                 accepted for fsck's sake, ignored\n"
 		" -h, --help             this help\n"
 		" -V, --version          the version\n"
@@ -311,12 +318,42 @@ static void hint_block_size(const void *map, size_t size, const char *image, uns
 	}
 }
 
+/* What cimg_verity_check() found: the root hash and signature said, --layout's lines. */
+static void print_verity(const char *image, const struct cimg_verity *v, int clean)
+{
+	char hex[2 * CRAMFS_XIP_VERITY_HASH_SIZE + 1];
+	int l;
+
+	if (opt.layout) {
+		printf("  verity trailer at %u, %u bytes\n", v->start, CRAMFS_XIP_VERITY_BLOCK_SIZE);
+		for (l = v->levels - 1; l >= 0; l--)
+			printf("  verity tree level %d at %u, %u blocks\n", l, v->level_offset[l],
+			       v->level_blocks[l]);
+		if (v->sig_len)
+			printf("  verity signature at %u, %u bytes\n", v->sig_offset, v->sig_len);
+	}
+	if (!clean)
+		return;
+	cimg_verity_hex(v->root, hex);
+	printf("%s: verity root hash %s\n", image, hex);
+	if (v->sig_len)
+		printf("%s: verity signature %s%s\n", image,
+		       opt.verity.cert ? "verified with " : "not checked (no --cert)",
+		       opt.verity.cert ? opt.verity.cert_path : "");
+}
+
+/* Long options without a letter. */
+enum { OPT_LAYOUT = 256, OPT_VERITY, OPT_ROOT_HASH, OPT_CERT };
+
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "list", no_argument, NULL, 'l' },
-		{ "layout", no_argument, NULL, 'L' },
+		{ "layout", no_argument, NULL, OPT_LAYOUT },
+		{ "verity", no_argument, NULL, OPT_VERITY },
+		{ "root-hash", required_argument, NULL, OPT_ROOT_HASH },
+		{ "cert", required_argument, NULL, OPT_CERT },
 		{ "extract", optional_argument, NULL, 'E' },
 		{ "blocksize", required_argument, NULL, 'b' },
 		{ "help", no_argument, NULL, 'h' },
@@ -330,7 +367,8 @@ int main(int argc, char **argv)
 	off_t size;
 	void *map;
 	unsigned int tree_errors;
-	int c, fd;
+	struct cimg_verity area;
+	int c, fd, verity;
 
 	while ((c = getopt_long(argc, argv, "vlx:b:ayhV", longopts, NULL)) != -1) {
 		switch (c) {
@@ -340,8 +378,24 @@ int main(int argc, char **argv)
 		case 'l':
 			opt.list = 1;
 			break;
-		case 'L':
+		case OPT_LAYOUT:
 			opt.layout = 1;
+			break;
+		case OPT_VERITY:
+			opt.verity.required = 1;
+			break;
+		case OPT_ROOT_HASH:
+			if (cimg_verity_parse_hex(optarg, opt.root_hash)) {
+				fprintf(stderr, "cramfsck: --root-hash takes 64 hex digits, not '%s'\n",
+					optarg);
+				exit(EXIT_USAGE);
+			}
+			opt.verity.root = opt.root_hash;
+			opt.verity.required = 1;
+			break;
+		case OPT_CERT:
+			opt.verity.cert_path = optarg;
+			opt.verity.required = 1;
 			break;
 		case 'E':
 			/* util-linux: --extract alone only tests decompression, as we always do. */
@@ -373,6 +427,9 @@ int main(int argc, char **argv)
 	}
 	if (argc - optind != 1)
 		usage_exit(EXIT_USAGE);
+	if (opt.verity.cert_path &&
+	    cimg_verity_load("cramfsck", opt.verity.cert_path, &opt.verity.cert, NULL))
+		return EXIT_OPERATION;
 	image = argv[optind];
 	/* Every problem names the image, as the other messages do. */
 	snprintf(who, sizeof(who), "cramfsck: %s", image);
@@ -426,6 +483,10 @@ int main(int argc, char **argv)
 		       stats.files, stats.blocks[CIMG_COMPRESSED] + stats.blocks[CIMG_DIRECT_COMPRESSED],
 		       stats.blocks[CIMG_PLAIN], stats.blocks[CIMG_DIRECT_PLAIN] - stats.unaligned_xip,
 		       stats.unaligned_xip, stats.blocks[CIMG_HOLE]);
+	/* The tree covers every stored byte, whatever the walk made of them. */
+	verity = cimg_verity_check(&img, &opt.verity, &area);
+	if (verity != CIMG_VERITY_NONE)
+		print_verity(image, &area, !verity);
 	if (img.errors) {
 		fprintf(stderr, "cramfsck: %s: %u errors%s\n", image, img.errors,
 			opt.extract ? ", nothing extracted" : "");

@@ -98,6 +98,11 @@ static void usage_exit(int status)
 		" -q              every entry owned by root (the device table still sets owners)\n"
 		" -Z level        zlib level, 1-9 (default 9; util-linux mkfs.cramfs uses 6)\n"
 		" -E              warnings are errors: exit status 8 (the image is written)\n"
+		" --verity        append a SHA-256 hash tree and a trailer with its root hash,\n"
+		"                 which is printed\n"
+		" --sign-key KEY --sign-cert CERT  with --verity: sign the root (PKCS#7, for\n"
+		"                 the kernel's keyrings) with KEY, a PEM private key, and\n"
+		"                 CERT, its certificate (PEM or DER; one PEM file may hold both)\n"
 		" -v              verbose: list every entry\n"
 		" -h, --help      this help\n"
 		" -V, --version   the version\n"
@@ -125,17 +130,24 @@ static uint32_t pow2_opt(int c, const char *arg, uint32_t min, uint32_t max)
 	return v;
 }
 
+/* Long options without a letter. */
+enum { OPT_VERITY = 256, OPT_SIGN_KEY, OPT_SIGN_CERT };
+
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "xip-profile", required_argument, NULL, 'P' },
+		{ "verity", no_argument, NULL, OPT_VERITY },
+		{ "sign-key", required_argument, NULL, OPT_SIGN_KEY },
+		{ "sign-cert", required_argument, NULL, OPT_SIGN_CERT },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct entry root = { .ipath = "/" };
 	const uint8_t *img;
 	uint32_t len;
+	size_t file_len;
 	int c;
 
 	opt.big = cramfs_xip_get32("\x12\x34\x56\x78", 1) == *(uint32_t *)"\x12\x34\x56\x78";
@@ -207,6 +219,15 @@ int main(int argc, char **argv)
 		case 'v':
 			opt.verbose = 1;
 			break;
+		case OPT_VERITY:
+			opt.verity = 1;
+			break;
+		case OPT_SIGN_KEY:
+			opt.sign_key = optarg;
+			break;
+		case OPT_SIGN_CERT:
+			opt.sign_cert = optarg;
+			break;
 		case 'h':
 			usage_exit(0);
 		case 'V':
@@ -222,7 +243,13 @@ int main(int argc, char **argv)
 		usage_error("-R and -A only mean something with -X");
 	if (opt.xip_align > opt.blksize)
 		die("-A cannot exceed the block size");
+	if (!opt.sign_key != !opt.sign_cert)
+		usage_error("--sign-key and --sign-cert go together");
+	if (opt.sign_key && !opt.verity)
+		usage_error("--sign-key and --sign-cert sign the verity root: they need --verity");
 	open_output(argv[optind + 1]);
+	if (opt.sign_key)
+		load_signer();
 	/* XIP blocks are mapped by the page: the block size is the target's page size. */
 	if (!opt.xip_align)
 		opt.xip_align = opt.blksize;
@@ -239,7 +266,8 @@ int main(int argc, char **argv)
 	finish_owners(&root);
 	select_xip(&root);
 	img = build_image(&root, &len);
-	write_output(img, len);
+	file_len = opt.verity ? add_verity(img, len) : len;
+	write_output(img, file_len);
 
 	if (opt.verbose)
 		list_entries(&root);
@@ -258,5 +286,7 @@ int main(int argc, char **argv)
 		       (unsigned long long)stats.plain_blocks);
 	printf("mkcramfs: %llu bytes of alignment padding\n", (unsigned long long)stats.padding);
 	printf("mkcramfs: image %u bytes%s\n", len, stats.warnings ? " (with warnings)" : "");
+	if (opt.verity)
+		print_verity(file_len);
 	return opt.errors && stats.warnings ? EXIT_ERROR : 0;
 }

@@ -13,6 +13,7 @@
  *   mkcramfs-xip.c       -X: the blocks stored in place (ELF, -R, sticky, profile)
  *   mkcramfs-layout.c    the image in memory: superblock, directories, data, XIP region
  *   mkcramfs-compress.c  one file's blocks: zlib or plain, behind its pointer table
+ *   mkcramfs-verity.c    --verity: the hash tree, trailer and signature after the image
  */
 #ifndef MKCRAMFS_H
 #define MKCRAMFS_H
@@ -52,6 +53,8 @@ extern struct options {
 	const char *rules;
 	const char *profile;
 	const char *devtable;
+	int verity;		/* --verity */
+	const char *sign_key, *sign_cert;
 } opt;
 
 extern struct totals {
@@ -117,5 +120,10 @@ uint32_t write_file(struct entry *e, const uint8_t *data, uint32_t off);
 extern struct entry **xip_files;	/* the files with XIP blocks, in the order written */
 extern size_t n_xip_files;
 extern int ext_ptrs;			/* some block pointer carries a flag */
+
+/* mkcramfs-verity.c */
+void load_signer(void);
+size_t add_verity(const uint8_t *img, uint32_t size);
+void print_verity(size_t len);
 
 #endif /* MKCRAMFS_H */

@@ -119,6 +119,84 @@ struct cramfs_xip_super {
 /* A compressed block may not be longer than this (zlib worst case is smaller). */
 #define CRAMFS_XIP_MAX_COMPRESSED_LEN		(2 * CRAMFS_XIP_BLOCK_SIZE)
 
+/*
+ * Verity: a hash tree over the image and a trailer that carries its root,
+ * both after the image's size, where every cramfs reader ignores them.
+ * Documentation/format.md ("Verity") is the full description.
+ *
+ * The verity area starts at CRAMFS_XIP_VERITY_START(size), size being the
+ * superblock's (counted from offset 0, a boot block included):
+ *
+ *   trailer block:	one 4 KiB block, struct cramfs_xip_verity_trailer at its
+ *			start, zeros after it
+ *   hash tree:		levels top-down (the one-block top level first, level 0,
+ *			the hashes of the data blocks, last), as dm-verity lays
+ *			out its hash device
+ *   signature:		optional, right after the tree: a detached PKCS#7
+ *			(DER) over the trailer's first CRAMFS_XIP_VERITY_SIGNED_SIZE
+ *			bytes
+ *
+ * Data block i is image bytes [i * 4096, (i + 1) * 4096) below size, the last
+ * one zero-padded; its hash is SHA-256 of the 4096 bytes, with no salt. A
+ * tree block holds 128 hashes (zeros after the last); the hash of block j of
+ * a level is entry j % 128 of block j / 128 one level up. Level i has
+ * DIV_ROUND_UP(data blocks, 128^(i + 1)) blocks; there are as many levels as
+ * it takes to reach one block (none for a one-block image). The root hash is
+ * the SHA-256 of the top level's block (of data block 0 with no level): the
+ * value dm-verity (format 1, no salt, 4 KiB blocks) computes.
+ *
+ * All of the geometry follows from size, so a reader derives it and demands
+ * that the trailer says the same. The trailer's words are 32 bits in the
+ * image's byte order.
+ */
+#define CRAMFS_XIP_VERITY_MAGIC		"CXVERITY"	/* 8 bytes, no NUL */
+#define CRAMFS_XIP_VERITY_VERSION	1
+#define CRAMFS_XIP_VERITY_BLOCK_SIZE	4096
+#define CRAMFS_XIP_VERITY_BLOCK_SHIFT	12
+#define CRAMFS_XIP_VERITY_HASH_SHA256	1		/* hash_alg */
+#define CRAMFS_XIP_VERITY_HASH_SIZE	32
+#define CRAMFS_XIP_VERITY_HASHES_PER_BLOCK	\
+	(CRAMFS_XIP_VERITY_BLOCK_SIZE / CRAMFS_XIP_VERITY_HASH_SIZE)
+/* A 32-bit size has at most 2^20 data blocks: 3 levels; one slot to spare. */
+#define CRAMFS_XIP_VERITY_MAX_LEVELS	4
+/* The signature's length at most (mkcramfs writes one of well under 1 KiB). */
+#define CRAMFS_XIP_VERITY_MAX_SIG_SIZE	16384
+
+/* Trailer flags; a reader refuses a trailer with a flag it does not know. */
+#define CRAMFS_XIP_VERITY_FLAG_SIGNED	0x00000001	/* sig_offset, sig_len valid */
+#define CRAMFS_XIP_VERITY_SUPPORTED_FLAGS	CRAMFS_XIP_VERITY_FLAG_SIGNED
+
+/* Where the verity area starts: the image size rounded up to 4 KiB. */
+#define CRAMFS_XIP_VERITY_START(size)						\
+	(((__u64)(size) + CRAMFS_XIP_VERITY_BLOCK_SIZE - 1) &				\
+	 ~(__u64)(CRAMFS_XIP_VERITY_BLOCK_SIZE - 1))
+
+struct cramfs_xip_verity_trailer {
+	__u8 magic[8];			/* CRAMFS_XIP_VERITY_MAGIC */
+	__u32 version;			/* CRAMFS_XIP_VERITY_VERSION */
+	__u32 flags;			/* CRAMFS_XIP_VERITY_FLAG_* */
+	__u32 data_size;		/* the superblock's size: bytes hashed */
+	__u32 block_size;		/* CRAMFS_XIP_VERITY_BLOCK_SIZE, data and tree */
+	__u32 hash_alg;			/* CRAMFS_XIP_VERITY_HASH_SHA256 */
+	__u32 hash_size;		/* CRAMFS_XIP_VERITY_HASH_SIZE */
+	__u32 levels;			/* tree levels, 0 to 3 */
+	__u32 tree_offset;		/* image offset of the tree: the trailer's + 4096 */
+	__u32 tree_size;		/* bytes of the tree, all levels */
+	/* Image offset of each level (0: the leaves); 0 for a level not there. */
+	__u32 level_offset[CRAMFS_XIP_VERITY_MAX_LEVELS];
+	__u8 root_hash[CRAMFS_XIP_VERITY_HASH_SIZE];
+	/* The signature covers everything above. */
+	__u32 sig_offset;		/* image offset: tree_offset + tree_size; or 0 */
+	__u32 sig_len;			/* bytes of DER; 0 when unsigned */
+	__u32 reserved[6];		/* zero */
+	__u32 crc;			/* CRC-32 (zlib's) of these 128 bytes, this field 0 */
+};
+
+#define CRAMFS_XIP_VERITY_TRAILER_SIZE	128
+/* The bytes the signature covers: the trailer up to and including root_hash. */
+#define CRAMFS_XIP_VERITY_SIGNED_SIZE	92
+#define CRAMFS_XIP_VERITY_CRC_OFFSET	124
+
 /* An inode's fields, decoded. Name length and offset are in bytes. */
 struct cramfs_xip_dinode {
 	__u32 mode;

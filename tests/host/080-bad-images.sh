@@ -11,14 +11,17 @@ rm -rf "$d"
 mkdir -p "$d"
 trees
 clang -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=undefined -I"$TOP/fs/cramfs_xip" \
-	-o "$d/cramfsck-asan" "$TOP/scripts/cramfsck.c" "$TOP/scripts/image.c" -lz
+	-o "$d/cramfsck-asan" "$TOP/scripts/cramfsck.c" "$TOP/scripts/image.c" \
+	"$TOP/scripts/verity.c" -lz -lcrypto
 python3 "$TOP/tests/lib/badimages.py" tinyelf "$d/tiny-elf"
 mkdir -p "$d/xtree"
 cp "$d/tiny-elf" "$d/xtree/"
 "$MKCRAMFS" "$T/tiny" "$d/tiny.img" > /dev/null
 "$MKCRAMFS" "$T/types" "$d/types.img" > /dev/null
 "$MKCRAMFS" -X "$d/xtree" "$d/xip.img" > /dev/null
-python3 "$TOP/tests/lib/badimages.py" corpus "$d/corpus" 400 "$d/tiny.img" "$d/types.img" "$d/xip.img"
+"$MKCRAMFS" -X --verity "$d/xtree" "$d/verity.img" > /dev/null
+python3 "$TOP/tests/lib/badimages.py" corpus "$d/corpus" 400 "$d/tiny.img" "$d/types.img" "$d/xip.img" \
+	"$d/verity.img"
 cp "$TOP"/tests/fuzz/regressions/*.img "$d/corpus/" 2>/dev/null
 total=0
 crashed=0

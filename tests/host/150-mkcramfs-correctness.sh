@@ -30,7 +30,8 @@ printf '/ d 700 12 34 - - - - -\n' > "$d/rootdev.txt"
 # Built at -O0: at -O2 the uninitialised read this guards against is folded
 # into a conditional move that valgrind cannot see.
 if command -v valgrind > /dev/null &&
-	cc -O0 -g -I"$TOP/fs/cramfs_xip" -o "$d/mkcramfs-O0" "$TOP"/scripts/mkcramfs*.c "$TOP/scripts/image.c" -lz; then
+	cc -O0 -g -I"$TOP/fs/cramfs_xip" -o "$d/mkcramfs-O0" "$TOP"/scripts/mkcramfs*.c "$TOP/scripts/image.c" \
+		"$TOP/scripts/verity.c" -lz -lcrypto; then
 	check "-D with '/': valgrind clean" valgrind -q --error-exitcode=99 \
 		"$d/mkcramfs-O0" -D "$d/rootdev.txt" "$d/one" "$d/rootdev.img"
 else

@@ -19,7 +19,7 @@ CRAMFS_XIP_LICENSE_FILES = LICENSE
 CRAMFS_XIP_MODULE_MAKE_OPTS = CONFIG_CRAMFS_XIP=m
 
 # The tools, for the build host: $(HOST_DIR)/bin/mkcramfs and cramfsck.
-HOST_CRAMFS_XIP_DEPENDENCIES = host-zlib
+HOST_CRAMFS_XIP_DEPENDENCIES = host-zlib host-openssl
 
 define HOST_CRAMFS_XIP_BUILD_CMDS
 	$(HOST_MAKE_ENV) $(MAKE) $(HOST_CONFIGURE_OPTS) -C $(@D) tools

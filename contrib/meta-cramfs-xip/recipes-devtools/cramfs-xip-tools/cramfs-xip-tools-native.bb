@@ -10,7 +10,7 @@ PV = "${@oe.utils.read_file(d.getVar('CRAMFS_XIP_TOP') + '/VERSION').strip()}"
 
 inherit native externalsrc
 EXTERNALSRC = "${CRAMFS_XIP_TOP}"
-DEPENDS = "zlib-native"
+DEPENDS = "zlib-native openssl-native"
 
 # native.bbclass exports CC, CPPFLAGS, CFLAGS and LDFLAGS for the build host.
 do_configure[noexec] = "1"
