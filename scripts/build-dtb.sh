@@ -22,8 +22,9 @@ fi
 dtc=$kbuild/scripts/dtc/dtc
 [ -x "$dtc" ] || dtc=dtc
 # The ARM tree moved its device trees into per-vendor folders in v6.5.
-inc=(-I "$src/arch/arm/boot/dts" -I "$src/arch/arm/boot/dts/arm" -I "$src/include"
+inc=(-I "$src/arch/arm/boot/dts" -I "$src/arch/arm/boot/dts/arm" -I "$src/arch/arm/boot/dts/xilinx"
+     -I "$src/include"
      -I "$src/scripts/dtc/include-prefixes")
 cpp -nostdinc -undef -D__DTS__ -x assembler-with-cpp "${inc[@]}" "$dts" -o "$out.pre"
-"$dtc" -q -I dts -O dtb -i "$src/arch/arm/boot/dts" -o "$out" "$out.pre"
+"$dtc" -q -I dts -O dtb -i "$src/arch/arm/boot/dts" -i "$src/arch/arm/boot/dts/xilinx" -o "$out" "$out.pre"
 rm -f "$out.pre"

@@ -92,6 +92,40 @@ boot named mtd:fs_partition
 boot numbered "mtd$ROOT_MTDNUM"
 boot sdcard /dev/mmcblk0 "$kb" rootwait "-drive if=sd,file=$work/sd.img,format=raw"
 
+# A live A/B update (tests/guest/root-ab/): the same root with the A/B test
+# instead of the others and the next image (BusyBox, -X) in /ab, bank 1
+# its own MTD (a device tree of its own). On the default kernel only.
+if [ "$kver" = "$KVER_DEFAULT" ]; then
+	ab=$work/ab
+	mkdir -p "$ab/next/bin" "$ab/next/etc"
+	cp "$CRAMFS_XIP_CACHE/guest-debs/root/bin/busybox" "$ab/next/bin/"
+	echo "release B" > "$ab/next/etc/release"
+	cp -a "$r" "$ab/root"
+	rm -f "$ab"/root/tests/[0-9]*.sh
+	cp "$top"/tests/guest/root-ab/[0-9]*.sh "$ab/root/tests/"
+	mkdir -p "$ab/root/ab" "$ab/root/lib/arm-linux-gnueabihf" "$ab/root/usr/sbin"
+	# mtd-utils' flashcp (BusyBox has none), with what it links.
+	g=$CRAMFS_XIP_CACHE/guest-debs/root
+	cp "$g/usr/sbin/flashcp" "$ab/root/usr/sbin/"
+	cp "$g"/lib/arm-linux-gnueabihf/{ld-linux-armhf.so.3,libc.so.6} "$ab/root/lib/arm-linux-gnueabihf/"
+	ln -sf arm-linux-gnueabihf/ld-linux-armhf.so.3 "$ab/root/lib/ld-linux-armhf.so.3"
+	"$top/scripts/mkcramfs" -X "$ab/next" "$ab/root/ab/new.img" > /dev/null
+	"$top/scripts/mkcramfs" -X "$ab/root" "$ab/root.img" > /dev/null
+	truncate -s 64M "$ab/flash0.img" "$ab/flash1.img"
+	dd if="$ab/root.img" of="$ab/flash0.img" bs=64k seek=$((FS_PARTITION_OFFSET / 65536)) \
+		conv=notrunc status=none
+	"$top/scripts/build-dtb.sh" "$top/dts/vexpress-v2p-ca9-cramfs-xip-ab.dts" "$kb" "$ab/board.dtb"
+	console=$work/console-ab.log
+	QEMU_AUDIO_DRV=none qemu-system-arm -M vexpress-a9 -m 128M -display none -monitor none \
+		-serial "file:$console" -no-reboot -kernel "$kb/$KERNEL_IMAGE" -dtb "$ab/board.dtb" \
+		-append "console=ttyAMA0 root=mtd:fs_partition rootfstype=cramfs oops=panic panic=-1 log_buf_len=1M" \
+		-drive if=pflash,file="$ab/flash0.img",format=raw \
+		-drive if=pflash,file="$ab/flash1.img",format=raw < /dev/null 2> "$work/qemu-ab.err" &
+	guest_wait $! "$console" "$timeout_s"
+	"$top/tests/lib/judge-console.sh" "$console" "$board-$kver ab root=mtd:fs_partition" \
+		"$ab"/root/tests/[0-9]*.sh
+fi
+
 # The same image and boot with mainline cramfs built in: the page cache right
 # after boot must be no larger with ours (the guest brings the kernel's
 # counters up to date before it reads them: a plain read of Cached was off by

@@ -373,7 +373,8 @@ if [ $suite = $board ] && [ $variant = $board ] && [ "$kver" = 6.1 ]; then
 		echo "FAIL: $variant-$kver: module text ${text:-unknown} bytes, not under 18432" \
 			"(make bench: Documentation/benchmarks.md says where it goes)"
 	fi
-	want=-fstack-protector
+	want=-fno-stack-protector
+	grep -q '^CONFIG_STACKPROTECTOR=y' "$kb/.config" && want=-fstack-protector
 	grep -q '^CONFIG_STACKPROTECTOR_STRONG=y' "$kb/.config" && want=-fstack-protector-strong
 	got=$(for c in "$module"/fs/cramfs_xip/.*.o.cmd; do
 		grep -o -- '-f\(no-\)\?stack-protector[a-z-]*' "$c" | tail -n 1

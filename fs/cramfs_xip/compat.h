@@ -269,6 +269,15 @@ static inline int cramfs_xip_compat_lookup_bdev(const char *path, dev_t *dev)
 #endif
 
 /*
+ * v5.8 ("mtd: implement proper partition handling") gave every MTD
+ * partition a parent and mtd_get_master(); before it, a partition's chip
+ * was private to the MTD layer, and mtd.c says nothing of it.
+ */
+#if KERNEL_VERSION(5, 8, 0) <= LINUX_VERSION_CODE
+#define CRAMFS_XIP_COMPAT_MTD_MASTER	1
+#endif
+
+/*
  * v6.6 ("filelock: move file locking definitions to separate header file")
  * moved generic_setlease() to <linux/filelock.h>. v7.0 ("fs: leases: make
  * lease support opt-in") refuses leases (EINVAL) to files and directories

@@ -85,3 +85,36 @@ page_phys() {
 		printf '%08x\n' $(((0x$_e & 0x7fffffffffffff) * 4096))
 	fi
 }
+
+# A sibling partition of the chip a mount on /mnt holds (88-sibling-write.sh,
+# zynq-cfi): sibling_start MTDNUM FILE starts an erase of its erase block 1
+# and a flashcp of FILE (into block 0) in the background, and three checks
+# 3 s later: both still wait, reads of it are served, BusyBox from /mnt runs.
+# sibling_finish LABEL MTDNUM FILE, after the unmount: both finished, the
+# bytes are FILE's and block 1 is erased (three checks).
+sibling_start() {
+	_eb=$(cat /sys/class/mtd/mtd$1/erasesize)
+	flash_erase -q /dev/mtd$1 $_eb 1 > /tmp/erase.out 2>&1 &
+	_eraser=$!
+	flashcp "$2" /dev/mtd$1 > /tmp/write.out 2>&1 &
+	_writer=$!
+	sleep 3
+	check "$L: 3 s later the erase and the write of the sibling still wait" \
+		sh -c "kill -0 $_eraser && kill -0 $_writer"
+	check "$L: meanwhile reads of the sibling are served" \
+		timeout 10 dd if=/dev/mtd$1 of=/dev/null bs=4096 count=4
+	check "$L: meanwhile BusyBox runs from the flash" \
+		sh -c '[ "$(/mnt/bin/busybox echo still here)" = "still here" ]'
+}
+sibling_finish() {
+	wait $_eraser
+	_e=$?
+	wait $_writer
+	_w=$?
+	check "$L: after the unmount the erase and the write finish (exit $_e and $_w)" test "$_e$_w" = 00
+	check "$L: the sibling holds the written bytes" sh -c \
+		"dd if=/dev/mtd$1 bs=$(stat -c %s "$2") count=1 2> /dev/null | cmp - '$2'"
+	_n=$(dd if=/dev/mtd$1 bs=$_eb skip=1 count=1 2> /dev/null | od -An -tx1 -v |
+		tr -s ' \n' '\n\n' | grep -cv -e '^ff$' -e '^$')
+	check "$L: its erased block ($_eb bytes) reads all ones ($_n bytes not)" test "$_n" = 0
+}

@@ -6,7 +6,8 @@
 
 Each object's functions and undefined symbols come from NM (the cross nm);
 an object that uses a function another one defines calls it (a table of
-operations that names functions back is data, not a call). The files must
+operations naming a function counts as its file calling it; referring to
+another file's table, which is data, does not). The files must
 form layers: mount on top, the image's byte access at the bottom, and no
 file that calls back into one above it.
 """
