@@ -13,7 +13,7 @@ s=$TOP/scripts
 # setup-host.sh run by mistake installs nothing here: apt is false, no kernel to fetch.
 export APT_GET=false EXTRA_KERNELS=
 scripts="add-to-kernel.sh build-dtb.sh build-kernel.sh build-module.sh compile-test.sh
-	setup-host.sh xip-in-place.sh"
+	setup-host.sh xip-in-place.sh elf2flt.py"
 shell_error='unbound variable|parameter null|not set|line [0-9]+:|No such file'
 
 helps() {
