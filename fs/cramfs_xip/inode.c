@@ -68,7 +68,7 @@ struct inode *cramfs_xip_iget(struct super_block *sb, const struct cramfs_xip_di
 blocks:
 		inode->i_data.a_ops = &cramfs_xip_aops;
 		if (d->size && (!d->offset || !cramfs_xip_in_image(sb, d->offset, nblocks * 4))) {
-			cramfs_xip_err(sb, "inode %lu: block pointers at %u (%u blocks) outside the image",
+			cramfs_xip_err(sb, "inode %lu: block pointers at %u (%u blocks) past the image",
 				       ino, d->offset, nblocks);
 			goto bad;
 		}

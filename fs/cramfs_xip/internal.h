@@ -98,6 +98,7 @@ struct cramfs_xip_sb_info {
 	const u8 *virt;
 	phys_addr_t phys;
 	bool xip;			/* pages can be mapped in place: virt, phys, no medium->no_xip */
+	bool holds_chip;		/* point holds a NOR chip other partitions share (mtd.c) */
 	size_t medium_size;		/* bytes of the medium (mapped or readable) from its start */
 	/* Other media: one compressed block read from the medium, under zlib_lock. */
 	void *bounce;

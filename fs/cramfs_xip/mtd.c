@@ -80,17 +80,17 @@ static const struct cramfs_xip_medium cramfs_xip_mtd_read_medium = {
 /*
  * A CFI driver whose point holds the chip (Intel's command set, LPDDR, AMD's
  * with the project's patch) makes every write and erase of the chip wait,
- * other partitions' too, until the last unpoint: the unmount. Said once, at
- * mount, when the partition is part of a writable NOR chip.
+ * other partitions' too, until the last unpoint: the unmount. The mount's
+ * line says so when the partition is part of a writable NOR chip.
  */
-static void cramfs_xip_mtd_siblings(struct super_block *sb)
+static bool cramfs_xip_mtd_holds_chip(struct mtd_info *mtd)
 {
 #ifdef CRAMFS_XIP_COMPAT_MTD_MASTER
-	struct mtd_info *mtd = sb->s_mtd, *master = mtd_get_master(mtd);
+	struct mtd_info *master = mtd_get_master(mtd);
 
-	if (master != mtd && master->type == MTD_NORFLASH && (master->flags & MTD_WRITEABLE))
-		pr_info("(%s): holds its chip %s: writes to its other partitions wait until unmount\n",
-			sb->s_id, master->name);
+	return master != mtd && master->type == MTD_NORFLASH && (master->flags & MTD_WRITEABLE);
+#else
+	return false;
 #endif
 }
 
@@ -129,7 +129,7 @@ int cramfs_xip_open_mtd(struct super_block *sb, struct fs_context *fc)
 		 */
 		if (!IS_ENABLED(CONFIG_MMU))
 			sbi->phys = (uintptr_t)virt;
-		cramfs_xip_mtd_siblings(sb);
+		sbi->holds_chip = cramfs_xip_mtd_holds_chip(mtd);
 		sbi->medium = sbi->phys ? &cramfs_xip_mtd_point_medium :
 					  &cramfs_xip_mtd_nophys_medium;
 		sbi->virt = virt;

@@ -176,7 +176,7 @@ int cramfs_xip_open_phys(struct super_block *sb, struct fs_context *fc)
 	window = claim->parent != &iomem_resource ? claim->parent->end - phys + 1 :
 		 cramfs_xip_of_window(phys);
 	if (window < PAGE_SIZE) {
-		cramfs_xip_mount_err(fc, sb, "not in a memory resource or a device tree node of flash or an image");
+		cramfs_xip_mount_err(fc, sb, "in no memory resource or flash or image DT node");
 		goto release;
 	}
 	size = cramfs_xip_phys_size(phys);

@@ -321,8 +321,9 @@ static int cramfs_xip_fill_common(struct super_block *sb, struct fs_context *fc)
 	sbi->xip = sbi->virt && !no_xip;
 	cramfs_xip_sysfs_add(sb);
 	if (sbi->xip)
-		pr_info("(%s): mounted %u-byte image at physical %pa%s\n", sb->s_id, sbi->size,
-			&sbi->phys, sbi->opt.crc ? ", CRC checked" : "");
+		pr_info("(%s): mounted %u-byte image at physical %pa%s%s\n", sb->s_id, sbi->size,
+			&sbi->phys, sbi->opt.crc ? ", CRC checked" : "",
+			sbi->holds_chip ? "; writes to the rest of its chip wait for unmount" : "");
 	else
 		pr_info("(%s): mounted %u-byte image from the %s%s, without execute-in-place: %s\n",
 			sb->s_id, sbi->size, sbi->medium->name,

@@ -107,7 +107,7 @@ void cramfs_xip_sysfs_add(struct super_block *sb)
 		sbi->sysfs_added = true;
 		return;
 	}
-	pr_warn("(%s): no stats in /sys/fs/cramfs_xip (%d)\n", sb->s_id, err);
+	pr_warn("(%s): no figures file (%d)\n", sb->s_id, err);
 }
 
 /**

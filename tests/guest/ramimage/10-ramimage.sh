@@ -15,12 +15,12 @@ check "cramfs_xip loads" insmod /lib/modules/cramfs_xip.ko
 check "the kernel manages RAM up to 0x67dfffff only (mem=126M)" \
 	grep -q '^60000000-67dfffff : System RAM' /proc/iomem
 refuse "physaddr= past mem=, where only /memory describes it, is refused" \
-	"physaddr:0x67f00000: not in a memory resource or a device tree node of flash or an image" \
+	"physaddr:0x67f00000: in no memory resource or flash or image DT node" \
 	mount -t cramfs -o physaddr=0x67f00000,size=0x100000 none /mnt
 mark
 check "the mtd-ram over the XIP image (MTD 67e00000.ram) mounts" mount -t cramfs mtd:67e00000.ram /mnt
 check "... without execute-in-place, and the mount says why" klog_has \
-	"(mtd:67e00000.ram): mounted [0-9]*-byte image from the MTD partition, without execute-in-place: the kernel never set up its frames' struct pages"
+	"(mtd:67e00000.ram): mounted [0-9]*-byte image from the MTD partition, without execute-in-place: its struct pages are not set up"
 # MemFree around 40 runs from the image, the page cache dropped before each
 # reading, against 40 runs of the same program from the initramfs just
 # before (the kernel's own drift): frames of the image given to the page

@@ -45,7 +45,7 @@ refuse "physaddr: an unaligned address is refused" "physaddr=0x44000200: not a n
 refuse "physaddr: System RAM is refused" "physaddr:0x60000000: is System RAM" \
 	mount -t cramfs -o physaddr=0x60000000 none /mnt
 refuse "physaddr: an address no memory resource holds is refused, size= or not" \
-	"physaddr:0x50000000: not in a memory resource or a device tree node of flash or an image" \
+	"physaddr:0x50000000: in no memory resource or flash or image DT node" \
 	mount -t cramfs -o physaddr=0x50000000,size=0x100000 none /mnt
 refuse "physaddr: empty flash is refused" "physaddr:0x45000000: no cramfs image (version 2) there" \
 	mount -t cramfs -o physaddr=0x45000000 none /mnt
