@@ -154,12 +154,12 @@ static void cramfs_xip_find_run(struct inode *inode, struct cramfs_xip_run *r,
  * own. 32-bit ARM never asks a mapping's ->access instead
  * (CONFIG_HAVE_IOREMAP_PROT), so nothing else would do there.
  */
-/* Frames that pfn_valid() judges alike: see cramfs_xip_frames_unusable(). */
-#define CRAMFS_XIP_FRAME_CHUNK	(SZ_4M >> PAGE_SHIFT)
-
 #ifndef CRAMFS_XIP_WINDOW
 #define CRAMFS_XIP_WINDOW	16
 #endif
+
+/* Frames that pfn_valid() judges alike: see cramfs_xip_frames_unusable(). */
+#define CRAMFS_XIP_FRAME_CHUNK	(SZ_4M >> PAGE_SHIFT)
 
 /**
  * cramfs_xip_frames_unusable() - why the medium's frames cannot go in page tables

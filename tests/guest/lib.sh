@@ -86,6 +86,13 @@ page_phys() {
 	fi
 }
 
+# text_phys PID PROG: page_phys of the first page of PID's text mapping of
+# PROG (its r-xp line in /proc/PID/maps), or "none".
+text_phys() {
+	_t=$(grep ' r-xp ' /proc/$1/maps | grep "$2")
+	page_phys $1 "${_t%%-*}"
+}
+
 # A sibling partition of the chip a mount on /mnt holds (88-sibling-write.sh,
 # zynq-cfi): sibling_start MTDNUM FILE starts an erase of its erase block 1
 # and a flashcp of FILE (into block 0) in the background, and three checks

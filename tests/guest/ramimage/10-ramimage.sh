@@ -47,8 +47,7 @@ check "xiptest from it runs 40 times ($ok)" test $ok = 40
 /mnt/bin/xiptest target 30 &
 pid=$!
 sleep 1
-text=$(grep ' r-xp ' /proc/$pid/maps | grep /mnt/bin/xiptest)
-phys=$(page_phys $pid "${text%%-*}")
+phys=$(text_phys $pid /mnt/bin/xiptest)
 check "its text is in RAM the kernel manages, not at 0x67e00000 ($phys)" \
 	sh -c "[ '$phys' != none ] && [ \$((0x$phys)) -lt \$((0x67e00000)) ]"
 kill $pid

@@ -34,8 +34,7 @@ check "it is the new image (its release file)" grep -q '^release B$' /mnt/etc/re
 /mnt/bin/busybox sleep 20 &
 pid=$!
 sleep 1
-t=$(grep ' r-xp ' /proc/$pid/maps | grep /mnt/bin/busybox)
-phys=$(page_phys $pid "${t%%-*}")
+phys=$(text_phys $pid /mnt/bin/busybox)
 check "its BusyBox runs in place from bank 1 ($phys)" \
 	sh -c "[ '$phys' != none ] && [ \$((0x$phys)) -ge \$((0x44000000)) ] && [ \$((0x$phys)) -lt \$((0x48000000)) ]"
 kill $pid

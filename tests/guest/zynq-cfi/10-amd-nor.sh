@@ -15,11 +15,6 @@ FS_PHYS=$((FLASH + 0x100000))
 D=/sys/fs/cramfs_xip/mtd:fs_partition
 bind_flash() { echo e2000000.flash > /sys/bus/platform/drivers/physmap-flash/bind; }
 unbind_flash() { echo e2000000.flash > /sys/bus/platform/drivers/physmap-flash/unbind; }
-# text_phys PID: the physical address of PID's first page of BusyBox text.
-text_phys() {
-	_t=$(grep ' r-xp ' /proc/$1/maps | grep /mnt/bin/busybox)
-	page_phys $1 "${_t%%-*}"
-}
 in_flash() { [ "$1" != none ] && [ $((0x$1)) -ge $FLASH ] && [ $((0x$1)) -lt $((FLASH + 0x4000000)) ]; }
 # The pages the image stores in place, as xiptest pages lists them.
 awk '$1 == "/bin/busybox" && $2 == "block" { sub(":", "", $3); print "page " $3 " " ($4 == "xip" ? "flash" : "ram") }' \
@@ -43,7 +38,7 @@ check "stock: every file reads right (mtd_read)" same_manifest /images/xip.manif
 /mnt/bin/busybox sleep 20 &
 pid=$!
 sleep 1
-phys=$(text_phys $pid)
+phys=$(text_phys $pid /mnt/bin/busybox)
 where=ram
 in_flash "$phys" && where=flash
 check "stock: BusyBox runs, its text in RAM ($phys)" test "$phys" != none -a $where = ram
@@ -77,7 +72,7 @@ runner=$!
 sleep 1
 L=patched
 sibling_start $SPARE /images/sibling.bin
-phys=$(text_phys $runner)
+phys=$(text_phys $runner /mnt/bin/busybox)
 where=ram
 in_flash "$phys" && where=flash
 check "patched: ... its text at the flash ($phys)" test $where = flash

@@ -5,10 +5,6 @@
 # 32 MiB a window no driver binds (cramfs-xip,image), mounted by physaddr=.
 # Each holds the XIP image; BusyBox's text runs from the flash in both.
 FLASH=$((0xe2000000))
-text_phys() {
-	_t=$(grep ' r-xp ' /proc/$1/maps | grep /mnt/bin/busybox)
-	page_phys $1 "${_t%%-*}"
-}
 awk '$1 == "/bin/busybox" && $2 == "block" { sub(":", "", $3); print "page " $3 " " ($4 == "xip" ? "flash" : "ram") }' \
 	/images/xip.layout > /tmp/pages.want
 # run_in_place LABEL BASE: BusyBox from /mnt runs, its first text page at
@@ -19,7 +15,7 @@ run_in_place() {
 	/mnt/bin/busybox sleep 20 &
 	pid=$!
 	sleep 1
-	got=$(text_phys $pid)
+	got=$(text_phys $pid /mnt/bin/busybox)
 	check "$1: BusyBox runs, its text at the flash ($want): $got" test "$got" = "$want"
 	kill $pid
 	wait $pid 2> /dev/null
