@@ -283,7 +283,7 @@ static int cramfs_xip_fill_common(struct super_block *sb, struct fs_context *fc)
 {
 	struct cramfs_xip_sb_info *sbi = CRAMFS_XIP_SB(sb);
 	struct cramfs_xip_dinode root;
-	const char *no_xip;
+	const char *no_xip, *held;
 	struct inode *inode;
 	int err;
 
@@ -319,15 +319,16 @@ static int cramfs_xip_fill_common(struct super_block *sb, struct fs_context *fc)
 	if (!sb->s_root)
 		return -ENOMEM;
 	sbi->xip = sbi->virt && !no_xip;
+	/* Held by point whether or not pages are mapped in place. */
+	held = sbi->holds_chip ? "; writes to the rest of its chip wait for unmount" : "";
 	cramfs_xip_sysfs_add(sb);
 	if (sbi->xip)
 		pr_info("(%s): mounted %u-byte image at physical %pa%s%s\n", sb->s_id, sbi->size,
-			&sbi->phys, sbi->opt.crc ? ", CRC checked" : "",
-			sbi->holds_chip ? "; writes to the rest of its chip wait for unmount" : "");
+			&sbi->phys, sbi->opt.crc ? ", CRC checked" : "", held);
 	else
-		pr_info("(%s): mounted %u-byte image from the %s%s, without execute-in-place: %s\n",
+		pr_info("(%s): mounted %u-byte image from the %s%s, without execute-in-place: %s%s\n",
 			sb->s_id, sbi->size, sbi->medium->name,
-			sbi->opt.crc ? ", CRC checked" : "", no_xip);
+			sbi->opt.crc ? ", CRC checked" : "", no_xip, held);
 	return 0;
 }
 

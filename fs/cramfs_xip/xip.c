@@ -17,7 +17,7 @@
 #include <linux/fs.h>
 #include <linux/ioport.h>
 #include <linux/log2.h>
-#include <linux/sizes.h>
+#include <linux/pageblock-flags.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -158,8 +158,6 @@ static void cramfs_xip_find_run(struct inode *inode, struct cramfs_xip_run *r,
 #define CRAMFS_XIP_WINDOW	16
 #endif
 
-/* Frames that pfn_valid() judges alike: see cramfs_xip_frames_unusable(). */
-#define CRAMFS_XIP_FRAME_CHUNK	(SZ_4M >> PAGE_SHIFT)
 
 /**
  * cramfs_xip_frames_unusable() - why the medium's frames cannot go in page tables
@@ -188,12 +186,12 @@ const char *cramfs_xip_frames_unusable(struct super_block *sb)
 	/*
 	 * pfn_valid() is one memblock search on ARM: 8,192 of them (32 MiB)
 	 * made mount(2) 13 times slower. Its answer is the same all through
-	 * an aligned 4 MiB (ARM's pageblock, and no section is smaller), or
-	 * changes once in it (FLATMEM's one range): a chunk whose first and
-	 * last frame are not valid has none.
+	 * an aligned pageblock (ARM's pfn_valid() goes by pageblock, and no
+	 * section is smaller), or changes once in it (FLATMEM's one range): a
+	 * pageblock whose first and last frame are not valid has none.
 	 */
 	for (; pfn < end; pfn = next) {
-		next = min(ALIGN(pfn + 1, CRAMFS_XIP_FRAME_CHUNK), end);
+		next = min(ALIGN(pfn + 1, pageblock_nr_pages), end);
 		if (!pfn_valid(pfn) && !pfn_valid(next - 1))
 			continue;
 		for (p = pfn; p < next; p++)
@@ -320,9 +318,11 @@ static vm_fault_t cramfs_xip_map_pages(struct vm_fault *vmf, pgoff_t start, pgof
 
 	/*
 	 * With no page table yet, filemap_map_pages() may map a PMD-sized
-	 * page-cache folio whole (one that khugepaged made of another
-	 * mapping of the file), pages stored in place included: leave the
-	 * first fault of a pmd to cramfs_xip_fault().
+	 * page-cache folio whole, pages stored in place included: leave the
+	 * first fault of a pmd to cramfs_xip_fault(). (Such a folio exists
+	 * only where khugepaged collapsed the file's text through another
+	 * mapping, READ_ONLY_THP_FOR_FS: finish_fault() may still map it
+	 * whole then; the user guide says so.)
 	 */
 	if (pmd_none(*vmf->pmd))
 		return 0;
