@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# checks: 11
+# checks: 10
 # RAM past mem=: the kernel was given mem=126M of QEMU's 128 MiB, and the
 # 2 MiB it does not manage hold two images: an XIP image of xiptest at
 # 0x67e00000, described as an mtd-ram, and the tiny image at 0x67f00000,
@@ -10,7 +10,7 @@
 # garbage, and giving it back could hand the image's RAM to the page
 # allocator. physaddr= refuses /memory (no node of flash or an image); the
 # MTD mounts, maps nothing in place and says why, and a program runs from
-# it many times with no kernel report and no MemFree jump.
+# it many times with no kernel report (MemFree is reported, not checked).
 check "cramfs_xip loads" insmod /lib/modules/cramfs_xip.ko
 check "the kernel manages RAM up to 0x67dfffff only (mem=126M)" \
 	grep -q '^60000000-67dfffff : System RAM' /proc/iomem
@@ -23,8 +23,12 @@ check "... without execute-in-place, and the mount says why" klog_has \
 	"(mtd:67e00000.ram): mounted [0-9]*-byte image from the MTD partition, without execute-in-place: its struct pages are not set up"
 # MemFree around 40 runs from the image, the page cache dropped before each
 # reading, against 40 runs of the same program from the initramfs just
-# before (the kernel's own drift): frames of the image given to the page
-# allocator would show as growth beyond it.
+# before (the kernel's own drift), printed as a NOTE, not checked: on 7.3
+# it drifts by up to 2 MB across these runs with nothing of the image
+# mapped, more than the image's 150 pages could add. A frame given back to
+# the page allocator shows as a kernel report ("Bad page state"), which is
+# checked, as is where the program's text lies. (/proc/kpageflags stops at
+# the last frame of RAM the kernel manages: it says nothing of these.)
 free_now() {
 	sync
 	echo 3 > /proc/sys/vm/drop_caches
@@ -53,8 +57,7 @@ check "its text is in RAM the kernel manages, not at 0x67e00000 ($phys)" \
 kill $pid
 wait $pid 2> /dev/null
 after=$(free_now)
-check "MemFree did not jump (from the initramfs: $start -> $before kB; from the image: -> $after kB)" \
-	test $((after - before - (before - start))) -lt 1024
+echo "NOTE: MemFree from the initramfs runs: $start -> $before kB; from the image: -> $after kB"
 check "the files read right" same_manifest /images/ram-xip.manifest /mnt
 check "unmount" umount /mnt
 check "no kernel report (bad page state, BUG, oops)" sh -c "! dmesg | grep -Eq '$kernel_reports'"
