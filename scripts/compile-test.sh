@@ -2,21 +2,39 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Compile-test the module against a kernel source tree the way a user would:
-# configure it for the vexpress-a9 board (vexpress_defconfig plus the board's
-# fragment: MTD, modules), make modules_prepare, build cramfs_xip.ko, and fail
-# on any compiler warning. modpost may warn that symbols are unresolved in a
-# tree with no vmlinux, which is expected and not counted (KBUILD_MODPOST_WARN:
-# from 6.x on, modpost makes them errors otherwise). Further config fragments
-# are merged last (tests/boards/vexpress-a9/nomtd.config: a kernel without MTD).
+# configure it (a defconfig plus a fragment: MTD, modules), make
+# modules_prepare, build cramfs_xip.ko, and fail on any compiler warning.
+# modpost may warn that symbols are unresolved in a tree with no vmlinux,
+# which is expected and not counted (KBUILD_MODPOST_WARN: from 6.x on,
+# modpost makes them errors otherwise). Further config fragments are merged
+# last (tests/boards/vexpress-a9/nomtd.config: a kernel without MTD).
 #   scripts/compile-test.sh KERNEL_SRC BUILD_DIR [FRAGMENT...]
 #   scripts/compile-test.sh VERSION BUILD_DIR [FRAGMENT...]
-# KERNEL_SRC: a kernel source tree (4.19, 5.10, 5.15, 6.18, 7.1: public
-# snapshots, see README.md). VERSION: a Debian linux-source package (6.1,
-# 6.12, 7.2, 7.3), fetched by scripts/setup-host.sh if it is not here yet
-# and unpacked beside BUILD_DIR (BUILD_DIR.src).
+# KERNEL_SRC: a kernel source tree (4.19, 5.10, 5.15, 6.6, 6.18, 7.1: public
+# snapshots, see Documentation/testing.md). VERSION: a Debian linux-source
+# package (6.1, 6.12, 7.2, 7.3), fetched by scripts/setup-host.sh if it is
+# not here yet and unpacked beside BUILD_DIR (BUILD_DIR.src).
+# KARCH in the environment: the architecture, each with its compiler and
+# configuration (fragments in scripts/compile-test/):
+#   arm (the default)  arm-linux-gnueabi-    vexpress_defconfig + tests/boards/vexpress-a9/kernel.config
+#   arm64              aarch64-linux-gnu-    defconfig + arm64.config (4 KiB pages)
+#   riscv              riscv64-linux-gnu-    nommu_virt_defconfig + riscv.config (no MMU)
+# A BUILD_DIR is prepared for one architecture.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 check_args "KERNEL_SRC|VERSION BUILD_DIR [FRAGMENT...]" 2 "" "$@"
+KARCH=${KARCH:-arm}
+case $KARCH in
+arm) CROSS_COMPILE=arm-linux-gnueabi- defconfig=vexpress_defconfig
+	base=$CRAMFS_XIP_TOP/tests/boards/vexpress-a9/kernel.config ;;
+arm64) CROSS_COMPILE=aarch64-linux-gnu- defconfig=defconfig
+	base=$CRAMFS_XIP_TOP/scripts/compile-test/arm64.config ;;
+riscv) CROSS_COMPILE=riscv64-linux-gnu- defconfig=nommu_virt_defconfig
+	base=$CRAMFS_XIP_TOP/scripts/compile-test/riscv.config ;;
+*) die "KARCH=$KARCH: arm, arm64 or riscv" ;;
+esac
+# build-module.sh builds with these too.
+export KARCH CROSS_COMPILE
 out=$(readlink -m "$2")
 if [ ! -d "$1" ] && [[ $1 =~ ^[0-9]+\.[0-9]+$ ]]; then
 	kver=$1
@@ -45,16 +63,20 @@ fragments=()
 for f in "$@"; do
 	fragments+=("$(readlink -f "$f")")
 done
-cc=arm-linux-gnueabi-
-kmake() { make -s -C "$src" O="$out" ARCH=arm CROSS_COMPILE=$cc "$@"; }
-if [ ! -f "$out/.cramfs-xip-prepared" ]; then
+kmake() { make -s -C "$src" O="$out" ARCH="$KARCH" CROSS_COMPILE="$CROSS_COMPILE" "$@"; }
+# The marker holds the architecture (empty: arm, as before it did).
+marker=$out/.cramfs-xip-prepared
+if [ -f "$marker" ]; then
+	prepared=$(cat "$marker")
+	[ "${prepared:-arm}" = "$KARCH" ] || die "$out is prepared for ${prepared:-arm}, not $KARCH"
+else
 	mkdir -p "$out"
-	kmake vexpress_defconfig
-	(cd "$src" && ARCH=arm scripts/kconfig/merge_config.sh -m -O "$out" "$out/.config" \
-		"$CRAMFS_XIP_TOP/tests/boards/vexpress-a9/kernel.config" "${fragments[@]}" > /dev/null)
+	kmake "$defconfig"
+	(cd "$src" && ARCH=$KARCH scripts/kconfig/merge_config.sh -m -O "$out" "$out/.config" \
+		"$base" "${fragments[@]}" > /dev/null)
 	kmake olddefconfig
 	kmake -j"$JOBS" modules_prepare
-	touch "$out/.cramfs-xip-prepared"
+	echo "$KARCH" > "$marker"
 fi
 mod=$out/cramfs-xip-module
 "$CRAMFS_XIP_TOP/scripts/build-module.sh" "$out" "$mod" KBUILD_MODPOST_WARN=1 2> "$out/module-build.log" || {
@@ -76,4 +98,4 @@ grep -q '^CONFIG_MTD=[ym]' "$out/.config" && slim="$slim CONFIG_CRAMFS_XIP_PHYSA
 if grep -E 'warning:|error:' "$out/module-build-slim.log" | grep -v '^WARNING: modpost'; then
 	die "compiler warnings ($slim) against $src"
 fi
-log "$(sed -n 's/^VERSION = //p;s/^PATCHLEVEL = //p;s/^SUBLEVEL = //p' "$src/Makefile" | paste -sd.): cramfs_xip.ko built without warnings (also with $slim)"
+log "$(sed -n 's/^VERSION = //p;s/^PATCHLEVEL = //p;s/^SUBLEVEL = //p' "$src/Makefile" | paste -sd.) $KARCH: cramfs_xip.ko built without warnings (also with $slim)"

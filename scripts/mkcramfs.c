@@ -75,7 +75,7 @@ static void usage_exit(int status)
 	fprintf(status ? stderr : stdout,
 		"usage: mkcramfs [options] dirname outfile\n"
 		" -b blksize      block size: the target's page size, 4096 to 65536\n"
-		"                 (default 4096)\n"
+		"                 (default 4096, the only size cramfs_xip mounts)\n"
 		" -e edition      edition number to put in the superblock\n"
 		" -N big|little|host  byte order of the image (default host)\n"
 		" -B, -L          big-endian, little-endian image (cramfs-tools' -N)\n"

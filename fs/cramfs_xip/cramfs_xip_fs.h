@@ -44,8 +44,10 @@
 #define CRAMFS_XIP_MAX_OFFSET		((1U << (CRAMFS_XIP_OFFSET_WIDTH + 2)) - 4)
 
 /*
- * The data block size is the page size of the kernel that mounts the image;
- * every supported target (ARM, x86) uses 4 KiB.
+ * The data block size: 4 KiB, the page size of every kernel cramfs_xip
+ * builds for (ARM, RISC-V, x86; arm64 with 4 KiB pages). Mainline cramfs
+ * takes the page size of the kernel that mounts the image, which the
+ * superblock does not record: mkcramfs -b makes larger blocks for it.
  */
 #define CRAMFS_XIP_BLOCK_SIZE		4096
 

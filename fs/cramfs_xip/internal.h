@@ -11,8 +11,19 @@
 #include <linux/mutex.h>
 #include <linux/ratelimit.h>
 #include <linux/string.h>
+#include <asm/page.h>
 #include "cramfs_xip_fs.h"
 #include "compat.h"
+
+/*
+ * The image's blocks are 4 KiB (cramfs_xip_fs.h), and the module reads,
+ * decompresses and maps them a page each: only kernels with 4 KiB pages.
+ * Kconfig says so in tree; this stops an out-of-tree build, which never
+ * reads Kconfig, before it compiles anything.
+ */
+#if PAGE_SIZE != CRAMFS_XIP_BLOCK_SIZE
+#error "cramfs_xip: needs 4 KiB pages, the image format's block size (arm64: CONFIG_ARM64_4K_PAGES)"
+#endif
 
 /* Mount options; a remount may repeat them but not change them. */
 struct cramfs_xip_options {

@@ -731,7 +731,6 @@ static void __init cramfs_xip_check_ondisk_layout(void)
 	BUILD_BUG_ON(offsetof(struct cramfs_xip_super, fsid.crc) != CRAMFS_XIP_SUPER_CRC_OFFSET);
 	BUILD_BUG_ON(offsetof(struct cramfs_xip_super, fsid.blocks) != 40);
 	BUILD_BUG_ON(offsetof(struct cramfs_xip_super, fsid.files) != 44);
-	BUILD_BUG_ON(PAGE_SIZE != CRAMFS_XIP_BLOCK_SIZE);
 }
 
 static int __init cramfs_xip_init(void)
