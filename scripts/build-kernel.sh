@@ -15,6 +15,9 @@ kver=${2:-$KVER_DEFAULT}
 shift $(( $# >= 2 ? 2 : 1 ))
 boarddir=$CRAMFS_XIP_TOP/tests/boards/$board
 [ -f "$boarddir/board.env" ] || die "unknown board '$board'"
+# KARCH: the board's kernel architecture, arm unless board.env says arm64 or
+# riscv (with its CROSS_COMPILE).
+KARCH=arm
 . "$boarddir/board.env"
 fragments=("$boarddir/kernel.config")
 # A board's options that exist only in some kernel versions (SLOB before 6.4,
@@ -61,7 +64,7 @@ if [ ! -f "$src/.extracted" ]; then
 fi
 "$CRAMFS_XIP_TOP/scripts/add-to-kernel.sh" "$src" >&2
 
-kmake() { make -s -C "$src" O="$out" ARCH=arm CROSS_COMPILE="$CROSS_COMPILE" "$@"; }
+kmake() { make -s -C "$src" O="$out" ARCH="$KARCH" CROSS_COMPILE="$CROSS_COMPILE" "$@"; }
 # make goes by timestamps, which do not tell two checkouts apart (the link
 # may have pointed at another one for the last build, whose files were newer
 # or older): the kernel is built again, our objects dropped first, only when
@@ -89,7 +92,7 @@ if [ ${#fragments[@]} -gt "$nboard" ]; then
 	rm -rf "$out"
 	cp -a "$base" "$out"
 	rm -f "$out/.cramfs-xip-built"
-	(cd "$src" && ARCH=arm scripts/kconfig/merge_config.sh -m -O "$out" "$out/.config" \
+	(cd "$src" && ARCH="$KARCH" scripts/kconfig/merge_config.sh -m -O "$out" "$out/.config" \
 		"${fragments[@]}" >/dev/null)
 	kmake olddefconfig >&2
 	if [ $builtin = 1 ]; then
@@ -105,7 +108,7 @@ fi
 log "building $board kernel $kver in $out (key $key)"
 mkdir -p "$out"
 kmake "$DEFCONFIG" >&2
-(cd "$src" && ARCH=arm scripts/kconfig/merge_config.sh -m -O "$out" "$out/.config" \
+(cd "$src" && ARCH="$KARCH" scripts/kconfig/merge_config.sh -m -O "$out" "$out/.config" \
 	"${fragments[@]}" >/dev/null)
 kmake olddefconfig >&2
 # A fragment line that did not survive olddefconfig is a silent mistake: report it.

@@ -163,7 +163,9 @@ class Layout:
             self.data_base, self.data = data[0][3], bytearray(elf.data[data[0][2]:][:data[0][5]])
             self.data_memsz = data[0][6]
         else:
-            self.data_base, self.data, self.data_memsz = self.text_end, bytearray(), 0
+            # No data: it starts where binfmt_flat aligns it after the text.
+            pad = -(FLAT_HDR_SIZE + len(self.text)) % FLAT_DATA_ALIGN
+            self.data_base, self.data, self.data_memsz = self.text_end + pad, bytearray(), 0
         if ram:
             # Data right after the text as linked: PC-relative code stays right.
             text_len = self.data_base - self.text_base

@@ -19,7 +19,8 @@ HOST_PKGS="build-essential gcc-arm-linux-gnueabi binutils-arm-linux-gnueabi
 	libc6-dev-armel-cross qemu-system-arm linux-source-6.1 linux-source-6.12 device-tree-compiler
 	mtd-utils flex bison bc libssl-dev cpio xz-utils gzip zlib1g-dev util-linux-extra
 	kmod python3 python3-matplotlib file binutils clang libclang-rt-14-dev
-	squashfs-tools erofs-utils dkms gdb-multiarch gcc-riscv64-linux-gnu binutils-riscv64-linux-gnu"
+	squashfs-tools erofs-utils dkms gdb-multiarch gcc-riscv64-linux-gnu binutils-riscv64-linux-gnu
+	gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu qemu-system-misc"
 # armhf packages unpacked (never installed) into the guest's root.
 GUEST_PKGS="busybox-static mtd-utils libc6 libiniparser1 liblzo2-2 libselinux1 libssl3
 	libuuid1 libzstd1 zlib1g libpcre2-8-0 e2fsprogs"

@@ -7,7 +7,8 @@
 # ELF as binutils shows it: the header, the text at offset 64, the data, each
 # relocation entry against readelf -r, and binfmt_flat's relocation loop
 # replayed at a made-up flash and RAM address. Programs the format cannot
-# carry in place are refused with a reason. Not booted: no RISC-V board yet.
+# carry in place are refused with a reason. Booted by
+# tests/guest-riscv-virt-nommu.sh (make check).
 # checks: 16
 . "$(dirname "$0")/lib.sh"
 cross=riscv64-linux-gnu-
@@ -18,11 +19,8 @@ rm -rf "$d"
 mkdir -p "$d"
 src=$TOP/tests/guest/nommu-riscv
 e2f=$TOP/scripts/elf2flt.py
-# The link flags of elf2flt.py's usage: relocations kept, none relaxed.
-cflags=(-Os -Wall -ffreestanding -fno-builtin -nostdlib -static -fno-pic -no-pie -mcmodel=medany
-	-fno-jump-tables -fno-asynchronous-unwind-tables -Wl,--emit-relocs -Wl,--no-relax
-	-Wl,--build-id=none -Wl,-T,"$src/flat.ld")
-cc() { ${cross}gcc "${cflags[@]}" "$@"; }
+. "$TOP/tests/lib/riscv-flat.sh"
+cc() { flat_cc "$@"; }
 
 check "hello.c builds: a static RV64 ELF linked at 0, relocations kept" \
 	cc -o "$d/hello.elf" "$src/hello.c"
@@ -182,7 +180,7 @@ printf '#include <stdio.h>\nint main(void) { puts("hi"); return 0; }\n' > "$d/dy
 ${cross}gcc -no-pie -o "$d/dyn.elf" "$d/dyn.c" 2> "$d/dyn.log"
 check "a dynamically linked ELF: refused" refused "dynamically linked" "$d/dyn.elf" "$d/dyn"
 kept=()
-for f in "${cflags[@]}"; do
+for f in "${flat_cflags[@]}"; do
 	[ "$f" = -Wl,--emit-relocs ] || kept+=("$f")
 done
 ${cross}gcc "${kept[@]}" -o "$d/norelocs.elf" "$src/hello.c" 2> "$d/norelocs.log"

@@ -13,8 +13,9 @@
  * pointers, which binfmt_flat relocates: strings and functions in the
  * text, and a pointer to the data itself.
  *
- * Prints its greetings and "ok", exits 0; exits 1 when a pointer the
- * loader relocated is wrong.
+ * Prints its greetings, "text at 0x..." (where its text runs: the guest
+ * checks that this is flash) and "ok", exits 0; exits 1 when a pointer
+ * the loader relocated is wrong.
  */
 
 #define __NR_write	64
@@ -71,6 +72,23 @@ static unsigned long be32(const unsigned char *p)
 	return (unsigned long)p[0] << 24 | p[1] << 16 | p[2] << 8 | p[3];
 }
 
+/* "text at 0x<hex>\n", from a stack buffer: no global is named. */
+static void say_where(unsigned long text)
+{
+	const char *head = "text at 0x";
+	char line[40];
+	int n = 0, shift;
+
+	while (head[n]) {
+		line[n] = head[n];
+		n++;
+	}
+	for (shift = 60; shift >= 0; shift -= 4)
+		line[n++] = "0123456789abcdef"[(text >> shift) & 15];
+	line[n++] = '\n';
+	sys3(__NR_write, 1, (long)line, n);
+}
+
 __attribute__((noreturn)) static void finish(long status)
 {
 	for (;;)
@@ -92,7 +110,7 @@ __attribute__((used, noreturn)) static void hello_main(void)
 	 */
 	__asm__("" : "+r"(text));
 	hdr = (const unsigned char *)(text - 64);
-	span = be32(hdr + 16) - be32(hdr + 8);	/* bss_end - data_start */
+	span = be32(hdr + 20) - be32(hdr + 12);	/* bss_end - data_start */
 	g = (struct globals *)(sys3(__NR_brk, 0, 0, 0) - ((span + 3) & ~3UL));
 	if (g->self != g)
 		finish(1);
@@ -103,6 +121,7 @@ __attribute__((used, noreturn)) static void hello_main(void)
 	}
 	if (g->calls != 2)
 		finish(1);
+	say_where(text);
 	sys3(__NR_write, 1, (long)"ok\n", 3);
 	finish(0);
 }
