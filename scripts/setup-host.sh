@@ -24,6 +24,8 @@ HOST_PKGS="build-essential gcc-arm-linux-gnueabi binutils-arm-linux-gnueabi
 # armhf packages unpacked (never installed) into the guest's root.
 GUEST_PKGS="busybox-static mtd-utils libc6 libiniparser1 liblzo2-2 libselinux1 libssl3
 	libuuid1 libzstd1 zlib1g libpcre2-8-0 e2fsprogs"
+# arm64 packages for the arm64 guest's root, unpacked the same way.
+GUEST_PKGS_ARM64="busybox-static"
 # Kernel sources from a newer Debian suite: "VERSION SUITE" pairs. The .deb is
 # fetched with a private apt configuration (the machine's sources stay as they
 # are) and unpacked under the cache, where kernel_tarball finds it.
@@ -65,10 +67,12 @@ apt_retry() {
 }
 
 need_update=0
-if ! dpkg --print-foreign-architectures | grep -qx armhf; then
-	$SUDO dpkg --add-architecture armhf
-	need_update=1
-fi
+for a in armhf arm64; do
+	if ! dpkg --print-foreign-architectures | grep -qx $a; then
+		$SUDO dpkg --add-architecture $a
+		need_update=1
+	fi
+done
 
 missing=""
 for p in $HOST_PKGS; do
@@ -83,26 +87,31 @@ if [ -n "$missing" ]; then
 		"$APT_GET" install -y -q --no-install-recommends $missing
 fi
 
-guest=$CRAMFS_XIP_CACHE/guest-debs
-stamp=$guest/.unpacked-$(echo "$GUEST_PKGS" | md5sum | cut -c1-8)
-if [ ! -f "$stamp" ]; then
-	[ "$need_update" = 0 ] || apt_update
+# unpack_guest ARCH DIR PACKAGES: the packages of ARCH, downloaded and
+# unpacked under DIR/root (never installed); again only when the list changes.
+unpack_guest() {
+	local arch=$1 guest=$2 pkgs=$3 stamp d
+	stamp=$guest/.unpacked-$(echo "$pkgs" | md5sum | cut -c1-8)
+	[ ! -f "$stamp" ] || return 0
+	[ "$need_update" = 0 ] || { apt_update; need_update=0; }
 	rm -rf "$guest"
 	mkdir -p "$guest/debs" "$guest/root"
 	download_guest() {
 		local p
-		for p in $GUEST_PKGS; do
-			ls "$guest/debs/${p}_"*_armhf.deb > /dev/null 2>&1 && continue
-			(cd "$guest/debs" && "$APT_GET" download -q "$p:armhf") || return 1
+		for p in $pkgs; do
+			ls "$guest/debs/${p}_"*_"$arch".deb > /dev/null 2>&1 && continue
+			(cd "$guest/debs" && "$APT_GET" download -q "$p:$arch") || return 1
 		done
 	}
-	apt_retry "downloading the guest packages (armhf)" download_guest
+	apt_retry "downloading the guest packages ($arch)" download_guest
 	for d in "$guest"/debs/*.deb; do
 		dpkg -x "$d" "$guest/root"
 	done
 	touch "$stamp"
-	log "guest packages unpacked in $guest/root"
-fi
+	log "guest packages ($arch) unpacked in $guest/root"
+}
+unpack_guest armhf "$CRAMFS_XIP_CACHE/guest-debs" "$GUEST_PKGS"
+unpack_guest arm64 "$CRAMFS_XIP_CACHE/guest-debs-arm64" "$GUEST_PKGS_ARM64"
 
 # Kernel sources from another suite: one download of linux-source-VERSION,
 # unpacked where kernel_tarball looks. apt's state for it lives in the cache.

@@ -15,6 +15,7 @@
 set -euo pipefail
 . "$(dirname "$0")/../scripts/common.sh"
 . "$CRAMFS_XIP_TOP/tests/lib/guest-wait.sh"
+. "$CRAMFS_XIP_TOP/tests/lib/images.sh"
 
 board=vexpress-a9
 suite=root
@@ -38,22 +39,9 @@ mkdir -p "$work"
 
 # The root tree: BusyBox as init, the tests, mount points.
 r=$work/root
-mkdir -p "$r"/{bin,sbin,etc,dev,proc,sys,tmp,mnt,tests}
-cp "$CRAMFS_XIP_CACHE/guest-debs/root/bin/busybox" "$r/bin/"
-ln -s busybox "$r/bin/sh"
-ln -s ../bin/busybox "$r/sbin/init"
-printf '::sysinit:/tests/run\n' > "$r/etc/inittab"
+root_tree "$r" "$CRAMFS_XIP_CACHE/guest-debs/root/bin/busybox" "$top/tests/guest/$suite"
 echo "Hello from a cramfs root filesystem in NOR flash." > "$r/etc/motd"
-cp "$top/tests/guest/rootinit" "$r/tests/run"
-cp "$top/tests/guest/lib.sh" "$top/tests/lib/manifest.sh" "$top"/tests/guest/$suite/[0-9]*.sh \
-	"$r/tests/"
-"$top/scripts/mkcramfs" -X "$r" "$work/probe.img" > /dev/null
-start=$((FLASH_PHYS + FS_PARTITION_OFFSET))
-printf 'ROOT_IMAGE_START=0x%x\nROOT_IMAGE_END=0x%x\n' $start \
-	$((start + $(stat -c %s "$work/probe.img") + 65536)) > "$r/tests/env"
-"$top/tests/lib/manifest.sh" "$r" 255 > "$work/root.manifest"
-cp "$work/root.manifest" "$r/tests/root.manifest"
-"$top/scripts/mkcramfs" -X "$r" "$work/root.img" > "$work/mkcramfs.txt"
+root_image "$r" "$work" $((FLASH_PHYS + FS_PARTITION_OFFSET))
 
 truncate -s 64M "$work/flash0.img" "$work/flash1.img"
 dd if="$work/root.img" of="$work/flash0.img" bs=64k seek=$((FS_PARTITION_OFFSET / 65536)) \

@@ -16,6 +16,7 @@ set -euo pipefail
 . "$(dirname "$0")/../scripts/common.sh"
 . "$CRAMFS_XIP_TOP/tests/lib/initramfs.sh"
 . "$CRAMFS_XIP_TOP/tests/lib/guest-wait.sh"
+. "$CRAMFS_XIP_TOP/tests/lib/images.sh"
 
 top=$CRAMFS_XIP_TOP
 suite=zynq-cfi
@@ -53,13 +54,8 @@ fi
 
 # The XIP image: BusyBox and xiptest, read-only segments in place.
 "${CROSS_COMPILE}gcc" -static -O2 -Wall -o "$work/xiptest" "$top/tests/guest/xiptest.c"
-x=$work/trees/xip
-mkdir -p "$x/bin"
-cp "$CRAMFS_XIP_CACHE/guest-debs/root/bin/busybox" "$work/xiptest" "$x/bin/"
 img=$work/stage/images
-"$top/scripts/mkcramfs" -X "$x" "$img/xip.img" > /dev/null
-"$top/tests/lib/manifest.sh" "$x" 255 > "$img/xip.manifest"
-"$top/scripts/cramfsck" --layout "$img/xip.img" > "$img/xip.layout"
+xip_image "$CRAMFS_XIP_CACHE/guest-debs/root/bin/busybox" "$work/xiptest" "$work/trees/xip" "$img"
 # What the sibling partition gets while the image is mounted: 8 KiB (QEMU
 # programs the 8-bit AMD flash a byte at a time, without buffered writes).
 head -c 8192 /dev/urandom > "$img/sibling.bin"

@@ -151,8 +151,10 @@ static void cramfs_xip_find_run(struct inode *inode, struct cramfs_xip_run *r,
  * and writes a program it runs: a process being traced when it maps a file
  * (a program started under gdb, strace or gdbserver) gets its mappings
  * from the page cache, which ptrace reads, and writes to as a copy of its
- * own. 32-bit ARM never asks a mapping's ->access instead
- * (CONFIG_HAVE_IOREMAP_PROT), so nothing else would do there.
+ * own. A debugger that attaches to a program already running in place
+ * reads its text through the mapping's ->access (cramfs_xip_access()),
+ * where the kernel asks it: with CONFIG_HAVE_IOREMAP_PROT (arm64), never
+ * on 32-bit ARM.
  */
 #ifndef CRAMFS_XIP_WINDOW
 #define CRAMFS_XIP_WINDOW	16
@@ -353,10 +355,39 @@ static vm_fault_t cramfs_xip_map_pages(struct vm_fault *vmf, pgoff_t start, pgof
 }
 #endif
 
+#ifdef CONFIG_HAVE_IOREMAP_PROT
+/*
+ * A debugger's read of the mapping (ptrace, /proc/PID/mem, gdb -p), which
+ * get_user_pages() does not walk (VM_IO): a page the image stores in place
+ * reads as the flash holds it, mapped yet or not, while the mapping has no
+ * private page (no anon_vma: nothing was ever written to it). Anything
+ * else, and every write (a breakpoint: the flash is read-only), is
+ * -EINVAL, as generic_access_phys() answers for RAM.
+ */
+static int cramfs_xip_access(struct vm_area_struct *vma, unsigned long addr, void *buf,
+			     int len, int write)
+{
+	struct inode *inode = file_inode(vma->vm_file);
+	pgoff_t pgoff = vma->vm_pgoff + ((addr - vma->vm_start) >> PAGE_SHIFT);
+	enum cramfs_xip_stat why;
+	u32 off;
+	int err;
+
+	if (write || vma->anon_vma || !cramfs_xip_page(inode, pgoff, &off, &why))
+		return -EINVAL;
+	len = min_t(int, len, PAGE_SIZE - offset_in_page(addr));
+	err = cramfs_xip_copy(inode->i_sb, buf, off + offset_in_page(addr), len);
+	return err ? err : len;
+}
+#endif
+
 static const struct vm_operations_struct cramfs_xip_vm_ops = {
 	.fault		= cramfs_xip_fault,
 #ifdef CRAMFS_XIP_COMPAT_MAP_PAGES
 	.map_pages	= cramfs_xip_map_pages,
+#endif
+#ifdef CONFIG_HAVE_IOREMAP_PROT
+	.access		= cramfs_xip_access,
 #endif
 };
 

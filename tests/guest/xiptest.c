@@ -43,6 +43,12 @@
  *                                 another process runs PROG meanwhile with
  *                                 that page in place: at a physical address
  *                                 from LO to HI (hex), the flash
+ *                                 (32-bit ARM)
+ *   xiptest peek PID PROG         a debugger attaching to PID, which runs
+ *                                 PROG (gdb -p): PTRACE_PEEKTEXT of every
+ *                                 page of its text, and /proc/PID/mem, read
+ *                                 the file's bytes; PTRACE_POKETEXT there
+ *                                 is refused
  *   xiptest target [SECONDS]      what debug runs: call bp_target() a few
  *                                 times, then sleep SECONDS
  *   xiptest pages FILE            read() FILE (its page cache then holds a
@@ -929,7 +935,8 @@ static int target(const char *seconds)
 }
 
 /* The r-xp mapping of PROG in PID: its start and file offset. */
-static int text_of(pid_t pid, const char *prog, unsigned long *start, unsigned long *offset)
+static int text_of(pid_t pid, const char *prog, unsigned long *start, unsigned long *end,
+		   unsigned long *offset)
 {
 	char path[64], line[512];
 	unsigned long a, b, off;
@@ -943,6 +950,7 @@ static int text_of(pid_t pid, const char *prog, unsigned long *start, unsigned l
 		if (sscanf(line, "%lx-%lx %7s %lx", &a, &b, perms, &off) == 4 &&
 		    !strcmp(perms, "r-xp") && strstr(line, prog)) {
 			*start = a;
+			*end = b;
 			*offset = off;
 			found = 1;
 			break;
@@ -953,6 +961,7 @@ static int text_of(pid_t pid, const char *prog, unsigned long *start, unsigned l
 	return found;
 }
 
+#ifdef __arm__
 /* The kB of one field of PID's smaps for the mapping at START. */
 static long smaps_kb(pid_t pid, unsigned long start, const char *field)
 {
@@ -981,7 +990,7 @@ static long smaps_kb(pid_t pid, unsigned long start, const char *field)
 
 static int debug(const char *prog, const char *lo, const char *hi)
 {
-	unsigned long addr = (unsigned long)bp_target & ~1UL, start, offset, word, bkpt;
+	unsigned long addr = (unsigned long)bp_target & ~1UL, start, end, offset, word, bkpt;
 	unsigned long long flash, other;
 	struct user_regs regs;
 	int status, fd;
@@ -999,7 +1008,7 @@ static int debug(const char *prog, const char *lo, const char *hi)
 	/* Stopped at its exec. */
 	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFSTOPPED(status))
 		return fail("the traced program did not stop at exec");
-	if (!text_of(pid, prog, &start, &offset))
+	if (!text_of(pid, prog, &start, &end, &offset))
 		return fail("no r-xp mapping of the program");
 	foff = addr - start + offset;
 	fd = open(prog, O_RDONLY);
@@ -1062,6 +1071,60 @@ static int debug(const char *prog, const char *lo, const char *hi)
 		return fail("the write did not cost exactly one private page");
 	return 0;
 }
+#endif
+
+/*
+ * A debugger attaching to a process already running PROG (gdb -p):
+ * PTRACE_PEEKTEXT of the first word of every page of PROG's text mapping,
+ * and the whole mapping read through /proc/PID/mem, against the file; a
+ * PTRACE_POKETEXT there (a breakpoint) must fail.
+ */
+static int peek(const char *pidstr, const char *prog)
+{
+	pid_t pid = atoi(pidstr);
+	unsigned long start, end, offset, a, word;
+	unsigned char *file, *mem;
+	char path[64];
+	size_t flen, n;
+	int status, fd, ok = 1;
+
+	file = slurp(prog, &flen);
+	if (!file || !text_of(pid, prog, &start, &end, &offset) || offset >= flen)
+		return fail("no r-xp mapping of the program");
+	n = end - start < flen - offset ? end - start : flen - offset;
+	n &= ~(sizeof(word) - 1);
+	mem = malloc(n);
+	if (!mem || ptrace(PTRACE_ATTACH, pid, NULL, NULL) || waitpid(pid, &status, 0) != pid)
+		return fail("PTRACE_ATTACH");
+	for (a = start; ok && a < start + n; a += 4096) {
+		errno = 0;
+		word = ptrace(PTRACE_PEEKTEXT, pid, (void *)a, NULL);
+		if (errno) {
+			fprintf(stderr, "xiptest: PEEKTEXT %#lx: %s\n", a, strerror(errno));
+			ok = 0;
+		} else if (memcmp(&word, file + offset + (a - start), sizeof(word))) {
+			fprintf(stderr, "xiptest: PEEKTEXT %#lx: not the file's bytes\n", a);
+			ok = 0;
+		}
+	}
+	snprintf(path, sizeof(path), "/proc/%d/mem", (int)pid);
+	fd = open(path, O_RDONLY);
+	if (ok && (fd < 0 || pread(fd, mem, n, (off_t)start) != (ssize_t)n ||
+		   memcmp(mem, file + offset, n))) {
+		fail("/proc/PID/mem does not read the file's bytes");
+		ok = 0;
+	}
+	/* A breakpoint cannot go into flash: the write is refused. */
+	memcpy(&word, file + offset, sizeof(word));
+	if (ok && !ptrace(PTRACE_POKETEXT, pid, (void *)start, (void *)word)) {
+		fprintf(stderr, "xiptest: PTRACE_POKETEXT into the text in place was taken\n");
+		ok = 0;
+	}
+	ptrace(PTRACE_DETACH, pid, NULL, NULL);
+	if (ok)
+		printf("peek %zu bytes of text at %#lx = file, poke refused\n", n, start);
+	return !ok;
+}
 
 int main(int argc, char **argv)
 {
@@ -1095,8 +1158,12 @@ int main(int argc, char **argv)
 		return phys(argv[2], argv[3]);
 	if (argc == 3 && !strcmp(argv[1], "dontneed"))
 		return dontneed(argv[2]);
+	if (argc == 4 && !strcmp(argv[1], "peek"))
+		return peek(argv[2], argv[3]);
+#ifdef __arm__
 	if (argc == 5 && !strcmp(argv[1], "debug"))
 		return debug(argv[2], argv[3], argv[4]);
+#endif
 	if (argc >= 2 && !strcmp(argv[1], "target"))
 		return target(argc > 2 ? argv[2] : NULL);
 	if (argc == 3 && !strcmp(argv[1], "pages"))
