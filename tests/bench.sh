@@ -51,8 +51,9 @@ for m in cramfs_xip mainline mainline cramfs_xip mainline cramfs_xip cramfs_xip 
 	r=$((r + 1))
 done
 # The fault window (pages in place one fault inserts; 16 in the module):
-# one round each of 1 and 64 pages, against the rounds above.
-for w in 1 64; do
+# one round each of 1 and 64 pages, and of every page inserted at mmap (0),
+# against the rounds above.
+for w in 0 1 64; do
 	GUEST_QEMU="-icount shift=3,sleep=off" GUEST_APPEND="bench_module=cramfs_xip-w$w bench_round=$r" \
 		GUEST_TIMEOUT=${GUEST_TIMEOUT:-900} \
 		"$top/tests/guest-vexpress-a9.sh" --bench >> "$res"

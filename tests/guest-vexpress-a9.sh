@@ -298,8 +298,9 @@ cp "$work/xiptest" "$top/scripts/xip-in-place.sh" "$work/stage/bin/"
 if [ $suite = bench ]; then
 	"${CROSS_COMPILE}gcc" -static -O2 -Wall -o "$work/stage/bin/benchtool" \
 		"$top/tests/guest/benchtool.c"
-	# The fault windows make bench compares (bench_module=cramfs_xip-wN).
-	for w in 1 64; do
+	# The fault windows make bench compares (bench_module=cramfs_xip-wN;
+	# 0: every page in place inserted at mmap).
+	for w in 0 1 64; do
 		KO_COPY=$work/stage/lib/modules/cramfs_xip-w$w.ko "$top/scripts/build-module.sh" \
 			"$kb" "$module-w$w" CRAMFS_XIP_WINDOW=$w >&2
 	done

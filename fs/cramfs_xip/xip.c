@@ -159,6 +159,12 @@ static void cramfs_xip_find_run(struct inode *inode, struct cramfs_xip_run *r,
 #ifndef CRAMFS_XIP_WINDOW
 #define CRAMFS_XIP_WINDOW	16
 #endif
+/*
+ * make CRAMFS_XIP_WINDOW=0, an option make bench measures: every page in
+ * place goes into the page table at mmap, one vmf_insert_mixed() each (what
+ * remap_pfn_range() did in one pass), and a fault inserts one page.
+ */
+#define CRAMFS_XIP_FAULT_PAGES	(CRAMFS_XIP_WINDOW ?: 1)
 
 
 /**
@@ -233,6 +239,25 @@ static int cramfs_xip_strict(struct file *file, pgoff_t index, enum cramfs_xip_s
 	return -EINVAL;
 }
 
+#if CRAMFS_XIP_WINDOW == 0
+/* The first @pages pages of @vma: each one in place into the page table. */
+static void cramfs_xip_insert_all(struct vm_area_struct *vma, unsigned long pages)
+{
+	struct inode *inode = file_inode(vma->vm_file);
+	phys_addr_t phys = CRAMFS_XIP_SB(inode->i_sb)->phys;
+	struct cramfs_xip_run r;
+	unsigned long i, n;
+
+	for (i = 0; i < pages; i += max(r.run, 1UL)) {
+		r.pgoff = vma->vm_pgoff + i;
+		cramfs_xip_find_run(inode, &r, pages - i);
+		for (n = 0; n < r.run; n++)
+			cramfs_xip_compat_insert_mixed(vma, vma->vm_start + ((i + n) << PAGE_SHIFT),
+						       phys + r.offset + n * PAGE_SIZE);
+	}
+}
+#endif
+
 /*
  * The pages in place of the aligned window of CRAMFS_XIP_WINDOW pages around
  * @vmf's page (in place), inside its mapping and file, into the page table;
@@ -244,14 +269,14 @@ static vm_fault_t cramfs_xip_fault_window(struct vm_fault *vmf)
 	struct vm_area_struct *vma = vmf->vma;
 	struct inode *inode = file_inode(vma->vm_file);
 	phys_addr_t phys = CRAMFS_XIP_SB(inode->i_sb)->phys;
-	pgoff_t first = max(round_down(vmf->pgoff, CRAMFS_XIP_WINDOW), vma->vm_pgoff);
-	pgoff_t end = min3(round_down(vmf->pgoff, CRAMFS_XIP_WINDOW) + CRAMFS_XIP_WINDOW,
+	pgoff_t first = max(round_down(vmf->pgoff, CRAMFS_XIP_FAULT_PAGES), vma->vm_pgoff);
+	pgoff_t end = min3(round_down(vmf->pgoff, CRAMFS_XIP_FAULT_PAGES) + CRAMFS_XIP_FAULT_PAGES,
 			   vma->vm_pgoff + vma_pages(vma), (pgoff_t)cramfs_xip_pages(inode));
 	struct cramfs_xip_run r;
 	unsigned long n;
 	vm_fault_t ret;
 
-	BUILD_BUG_ON(!is_power_of_2(CRAMFS_XIP_WINDOW));
+	BUILD_BUG_ON(!is_power_of_2(CRAMFS_XIP_FAULT_PAGES));
 	for (r.pgoff = first; r.pgoff < end; r.pgoff += max(r.run, 1UL)) {
 		cramfs_xip_find_run(inode, &r, end - r.pgoff);
 		for (n = 0; n < r.run; n++) {
@@ -459,6 +484,10 @@ static int cramfs_xip_mmap(struct file *file, struct vm_area_struct *vma)
 		vma->vm_ops = &cramfs_xip_vm_ops;
 	if (mapped)
 		cramfs_xip_compat_vm_flags_set(vma, VM_MIXEDMAP | VM_IO);
+#if CRAMFS_XIP_WINDOW == 0
+	if (mapped)
+		cramfs_xip_insert_all(vma, pages);
+#endif
 	if (!mapped)
 		cramfs_xip_count(sbi, CRAMFS_XIP_MMAP_PAGE_CACHE, 1);
 	else
