@@ -6,8 +6,8 @@
 #   scripts/build-module.sh KBUILD OUTDIR [VAR=VALUE...]
 #                                  -> OUTDIR/fs/cramfs_xip/cramfs_xip.ko
 # (and to $KO_COPY, when set)
-# (VAR=VALUE: make variables, e.g. CONFIG_CRAMFS_XIP_PHYSADDR=n; KARCH in the
-# environment: the kernel's architecture, arm unless set.)
+# (VAR=VALUE: make variables, e.g. CONFIG_CRAMFS_XIP_PHYSADDR=n.) The
+# architecture is the kernel build's (its .config), never the environment's.
 # Unchanged files are not copied again, so kbuild rebuilds only what changed.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
@@ -29,7 +29,13 @@ for f in "$CRAMFS_XIP_TOP"/fs/cramfs_xip/*; do
 	esac
 	[ -f "$f" ] && sync_file "$f" "$out/fs/cramfs_xip/${f##*/}"
 done
-make -s -C "$out" KDIR="$kb" ARCH="${KARCH:-arm}" CROSS_COMPILE="$CROSS_COMPILE" "$@" modules
+arch=arm
+if grep -qx 'CONFIG_ARM64=y' "$kb/.config"; then
+	arch=arm64
+elif grep -qx 'CONFIG_RISCV=y' "$kb/.config"; then
+	arch=riscv
+fi
+make -s -C "$out" KDIR="$kb" ARCH=$arch CROSS_COMPILE="$CROSS_COMPILE" "$@" modules
 # KO_COPY=FILE: the module copied there before another checkout may build
 # into OUTDIR (a cache directory, shared).
 if [ -n "${KO_COPY:-}" ]; then

@@ -27,7 +27,7 @@ groot=$CRAMFS_XIP_CACHE/guest-debs-arm64/root
 kb=$("$top/scripts/build-kernel.sh" "$board" "$kver")
 log "kernel: $kb"
 module=$(built_against "$kb" cramfs_xip)
-KARCH=$KARCH CROSS_COMPILE=$CROSS_COMPILE KO_COPY=$work.ko/cramfs_xip.ko \
+CROSS_COMPILE=$CROSS_COMPILE KO_COPY=$work.ko/cramfs_xip.ko \
 	"$top/scripts/build-module.sh" "$kb" "$module" >&2
 make -s -C "$top" tools >&2
 

@@ -28,7 +28,7 @@ log "kernel: $kb"
 rm -rf "$work"
 mkdir -p "$work/stage"/{proc,mnt} "$work/tree"/{bin,data}
 module=$(built_against "$kb" cramfs_xip)
-KARCH=$KARCH CROSS_COMPILE=$CROSS_COMPILE KO_COPY=$work.ko/cramfs_xip.ko \
+CROSS_COMPILE=$CROSS_COMPILE KO_COPY=$work.ko/cramfs_xip.ko \
 	"$top/scripts/build-module.sh" "$kb" "$module" >&2
 make -s -C "$top" tools >&2
 

@@ -300,8 +300,11 @@ static int cramfs_xip_fill_common(struct super_block *sb, struct fs_context *fc)
 				     no_xip ?: "it does not start on a page boundary");
 		return -EINVAL;
 	}
-	/* A medium that is not mapped: compressed blocks are read into this buffer. */
-	if (!sbi->virt) {
+	/*
+	 * A medium that is not mapped, or that arm64 maps as Device memory
+	 * (cramfs_xip_bytes()): compressed blocks are read into this buffer.
+	 */
+	if (!sbi->virt || IS_ENABLED(CONFIG_ARM64)) {
 		sbi->bounce = kmalloc(CRAMFS_XIP_MAX_COMPRESSED_LEN, GFP_KERNEL);
 		if (!sbi->bounce)
 			return -ENOMEM;

@@ -153,8 +153,8 @@ static void cramfs_xip_find_run(struct inode *inode, struct cramfs_xip_run *r,
  * from the page cache, which ptrace reads, and writes to as a copy of its
  * own. A debugger that attaches to a program already running in place
  * reads its text through the mapping's ->access (cramfs_xip_access()),
- * where the kernel asks it: with CONFIG_HAVE_IOREMAP_PROT (arm64), never
- * on 32-bit ARM.
+ * where the kernel asks it: with CONFIG_HAVE_IOREMAP_PROT (arm64 in 6.1,
+ * not in 5.10), never on 32-bit ARM.
  */
 #ifndef CRAMFS_XIP_WINDOW
 #define CRAMFS_XIP_WINDOW	16

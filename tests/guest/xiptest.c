@@ -1075,8 +1075,10 @@ static int debug(const char *prog, const char *lo, const char *hi)
 
 /*
  * A debugger attaching to a process already running PROG (gdb -p):
- * PTRACE_PEEKTEXT of the first word of every page of PROG's text mapping,
- * and the whole mapping read through /proc/PID/mem, against the file; a
+ * PTRACE_PEEKTEXT of the first word of every page of PROG's text mapping
+ * and of one word at an odd address across two pages, and the whole
+ * mapping and 10 bytes at that address read through /proc/PID/mem, against
+ * the file; a
  * PTRACE_POKETEXT there (a breakpoint) must fail.
  */
 static int peek(const char *pidstr, const char *prog)
@@ -1093,6 +1095,8 @@ static int peek(const char *pidstr, const char *prog)
 		return fail("no r-xp mapping of the program");
 	n = end - start < flen - offset ? end - start : flen - offset;
 	n &= ~(sizeof(word) - 1);
+	if (n < 8192)
+		return fail("the text mapping is shorter than 2 pages");
 	mem = malloc(n);
 	if (!mem || ptrace(PTRACE_ATTACH, pid, NULL, NULL) || waitpid(pid, &status, 0) != pid)
 		return fail("PTRACE_ATTACH");
@@ -1107,10 +1111,20 @@ static int peek(const char *pidstr, const char *prog)
 			ok = 0;
 		}
 	}
+	/* A word across the first two pages, at an odd address. */
+	a = start + 4093;
+	errno = 0;
+	word = ptrace(PTRACE_PEEKTEXT, pid, (void *)a, NULL);
+	if (ok && (errno || memcmp(&word, file + offset + 4093, sizeof(word)))) {
+		fprintf(stderr, "xiptest: PEEKTEXT %#lx (unaligned, across pages): %s\n", a,
+			errno ? strerror(errno) : "not the file's bytes");
+		ok = 0;
+	}
 	snprintf(path, sizeof(path), "/proc/%d/mem", (int)pid);
 	fd = open(path, O_RDONLY);
 	if (ok && (fd < 0 || pread(fd, mem, n, (off_t)start) != (ssize_t)n ||
-		   memcmp(mem, file + offset, n))) {
+		   memcmp(mem, file + offset, n) || pread(fd, mem, 10, (off_t)start + 4093) != 10 ||
+		   memcmp(mem, file + offset + 4093, 10))) {
 		fail("/proc/PID/mem does not read the file's bytes");
 		ok = 0;
 	}

@@ -9,7 +9,7 @@
 # replayed at a made-up flash and RAM address. Programs the format cannot
 # carry in place are refused with a reason. Booted by
 # tests/guest-riscv-virt-nommu.sh (make check).
-# checks: 16
+# checks: 17
 . "$(dirname "$0")/lib.sh"
 cross=riscv64-linux-gnu-
 command -v ${cross}gcc > /dev/null ||
@@ -192,3 +192,28 @@ check "a position-independent executable (ET_DYN): refused" \
 head -c 200 "$d/hello.elf" > "$d/short.elf"
 check "a truncated ELF: refused as damaged, not a Python traceback" \
 	refused "truncated or damaged" "$d/short.elf" "$d/short"
+
+# A program with no data at all (the guest's /init), with --ram: the data
+# starts where binfmt_flat aligns it after the text, 32 bytes.
+cat > "$d/nodata.c" <<'C'
+static const char msg[] = "no data\n";
+
+__attribute__((noreturn, section(".text.start"))) void _start(void)
+{
+	register long a7 __asm__("a7") = 64;
+	register long a0 __asm__("a0") = 1;
+	register long a1 __asm__("a1") = (long)msg;
+	register long a2 __asm__("a2") = sizeof(msg) - 1;
+
+	__asm__ volatile("ecall" : "+r"(a0) : "r"(a7), "r"(a1), "r"(a2) : "memory");
+	for (;;)
+		__asm__ volatile("li a7, 93\n\tli a0, 0\n\tecall");
+}
+C
+cc -o "$d/nodata.elf" "$d/nodata.c" 2> "$d/nodata.log"
+check "no data segment, --ram: converted, the data 32-byte aligned after the text" sh -c \
+	"'$e2f' --ram '$d/nodata.elf' '$d/nodata' && python3 -c '
+import struct, sys
+h = open(sys.argv[1], \"rb\").read(24)
+ds, de, be = struct.unpack(\">III\", h[12:24])
+sys.exit(not (ds % 32 == 0 and ds == de == be and ds >= 64))' '$d/nodata'"

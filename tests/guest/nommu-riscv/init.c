@@ -278,7 +278,7 @@ __attribute__((used, noreturn)) static void init_main(void)
 	result(!r && addr == (unsigned long)-19, "mmap(MAP_SHARED) of a compressed file: ENODEV");
 	r = map_matches("/mnt/data/packed", 3 * 4096, MAP_PRIVATE, &addr, buf);
 	result(r, "mmap(MAP_PRIVATE) of a compressed file gives its bytes");
-	result(addr && !in_flash(addr), "... from RAM, not from flash");
+	result(r && addr && !in_flash(addr), "... from RAM, not from flash");
 
 	r = run("/mnt/bin/hello", out, sizeof(out), &n);
 	result(r == 0, "/mnt/bin/hello (bFLT, stored in place) exits 0");
