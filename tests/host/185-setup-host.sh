@@ -40,17 +40,19 @@ EOF
 cat > "$d/bin/dpkg" <<'EOF'
 #!/bin/sh
 case $1 in
---print-foreign-architectures) echo armhf ;;
+--print-foreign-architectures) printf 'armhf\narm64\n' ;;
 -x)
 	v=${2##*linux-source-}
 	mkdir -p "$3/usr/src" && cp "$2" "$3/usr/src/linux-source-${v%%_*}.tar.xz" ;;
 esac
 EOF
 chmod +x "$d/bin"/*
-# The guest packages are already unpacked (their stamp matches).
+# The guest packages are already unpacked, armhf and arm64 (their stamps match).
 eval "$(sed -n '/^GUEST_PKGS="/,/"$/p' "$TOP/scripts/setup-host.sh")"
-mkdir -p "$d/cache/guest-debs"
+eval "$(sed -n '/^GUEST_PKGS_ARM64="/,/"$/p' "$TOP/scripts/setup-host.sh")"
+mkdir -p "$d/cache/guest-debs" "$d/cache/guest-debs-arm64"
 touch "$d/cache/guest-debs/.unpacked-$(echo "$GUEST_PKGS" | md5sum | cut -c1-8)"
+touch "$d/cache/guest-debs-arm64/.unpacked-$(echo "$GUEST_PKGS_ARM64" | md5sum | cut -c1-8)"
 
 setup() {	# setup VAR=VALUE...: run setup-host.sh with the fakes; its output in $d/out
 	: > "$d/log"
