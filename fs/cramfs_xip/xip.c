@@ -239,55 +239,47 @@ static int cramfs_xip_strict(struct file *file, pgoff_t index, enum cramfs_xip_s
 	return -EINVAL;
 }
 
-#if CRAMFS_XIP_WINDOW == 0
-/* The first @pages pages of @vma: each one in place into the page table. */
-static void cramfs_xip_insert_all(struct vm_area_struct *vma, unsigned long pages)
-{
-	struct inode *inode = file_inode(vma->vm_file);
-	phys_addr_t phys = CRAMFS_XIP_SB(inode->i_sb)->phys;
-	struct cramfs_xip_run r;
-	unsigned long i, n;
-
-	for (i = 0; i < pages; i += max(r.run, 1UL)) {
-		r.pgoff = vma->vm_pgoff + i;
-		cramfs_xip_find_run(inode, &r, pages - i);
-		for (n = 0; n < r.run; n++)
-			cramfs_xip_compat_insert_mixed(vma, vma->vm_start + ((i + n) << PAGE_SHIFT),
-						       phys + r.offset + n * PAGE_SIZE);
-	}
-}
-#endif
-
 /*
- * The pages in place of the aligned window of CRAMFS_XIP_WINDOW pages around
- * @vmf's page (in place), inside its mapping and file, into the page table;
- * those already there stay. Only the faulting page's own insertion can fail
- * the fault.
+ * The pages in place from @first to @end (file pages of @vma, inside it and
+ * the file) into the page table; those already there stay. Only page
+ * @want's own insertion can fail: its result, else VM_FAULT_NOPAGE.
  */
-static vm_fault_t cramfs_xip_fault_window(struct vm_fault *vmf)
+static vm_fault_t cramfs_xip_insert_runs(struct vm_area_struct *vma, pgoff_t first,
+					 pgoff_t end, pgoff_t want)
 {
-	struct vm_area_struct *vma = vmf->vma;
 	struct inode *inode = file_inode(vma->vm_file);
 	phys_addr_t phys = CRAMFS_XIP_SB(inode->i_sb)->phys;
-	pgoff_t first = max(round_down(vmf->pgoff, CRAMFS_XIP_FAULT_PAGES), vma->vm_pgoff);
-	pgoff_t end = min3(round_down(vmf->pgoff, CRAMFS_XIP_FAULT_PAGES) + CRAMFS_XIP_FAULT_PAGES,
-			   vma->vm_pgoff + vma_pages(vma), (pgoff_t)cramfs_xip_pages(inode));
 	struct cramfs_xip_run r;
 	unsigned long n;
 	vm_fault_t ret;
 
-	BUILD_BUG_ON(!is_power_of_2(CRAMFS_XIP_FAULT_PAGES));
 	for (r.pgoff = first; r.pgoff < end; r.pgoff += max(r.run, 1UL)) {
 		cramfs_xip_find_run(inode, &r, end - r.pgoff);
 		for (n = 0; n < r.run; n++) {
 			ret = cramfs_xip_compat_insert_mixed(vma, vma->vm_start +
 							     ((r.pgoff + n - vma->vm_pgoff) << PAGE_SHIFT),
 							     phys + r.offset + n * PAGE_SIZE);
-			if ((ret & VM_FAULT_ERROR) && r.pgoff + n == vmf->pgoff)
+			if ((ret & VM_FAULT_ERROR) && r.pgoff + n == want)
 				return ret;
 		}
 	}
 	return VM_FAULT_NOPAGE;
+}
+
+/*
+ * The pages in place of the aligned window of CRAMFS_XIP_FAULT_PAGES pages
+ * around @vmf's page (in place), inside its mapping and file.
+ */
+static vm_fault_t cramfs_xip_fault_window(struct vm_fault *vmf)
+{
+	struct vm_area_struct *vma = vmf->vma;
+	pgoff_t first = max(round_down(vmf->pgoff, CRAMFS_XIP_FAULT_PAGES), vma->vm_pgoff);
+	pgoff_t end = min3(round_down(vmf->pgoff, CRAMFS_XIP_FAULT_PAGES) + CRAMFS_XIP_FAULT_PAGES,
+			   vma->vm_pgoff + vma_pages(vma),
+			   (pgoff_t)cramfs_xip_pages(file_inode(vma->vm_file)));
+
+	BUILD_BUG_ON(!is_power_of_2(CRAMFS_XIP_FAULT_PAGES));
+	return cramfs_xip_insert_runs(vma, first, end, vmf->pgoff);
 }
 
 /*
@@ -486,7 +478,7 @@ static int cramfs_xip_mmap(struct file *file, struct vm_area_struct *vma)
 		cramfs_xip_compat_vm_flags_set(vma, VM_MIXEDMAP | VM_IO);
 #if CRAMFS_XIP_WINDOW == 0
 	if (mapped)
-		cramfs_xip_insert_all(vma, pages);
+		cramfs_xip_insert_runs(vma, vma->vm_pgoff, vma->vm_pgoff + pages, ULONG_MAX);
 #endif
 	if (!mapped)
 		cramfs_xip_count(sbi, CRAMFS_XIP_MMAP_PAGE_CACHE, 1);
