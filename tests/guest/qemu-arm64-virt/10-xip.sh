@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# checks: 12
+# checks: 17
 # arm64 (QEMU virt, Cortex-A53, 4 KiB pages): cramfs_xip over CFI bank 1
 # (0x04000000), BusyBox (arm64, -X) runs in place, and a debugger attaching
 # to it while it runs (gdb -p: PTRACE_PEEKTEXT, /proc/PID/mem) reads its
@@ -28,8 +28,20 @@ check "its text mapping is mixed and I/O, no pfnmap (VmFlags mm io, no pf)" sh -
 xiptest peek $pid /mnt/bin/busybox > /tmp/peek.out 2>&1
 check "a debugger attached to it reads its text: $(cat /tmp/peek.out)" grep -q '= file, poke refused$' /tmp/peek.out
 check "... and BusyBox runs on (it was only read)" kill -0 $pid
+check "mount -o remount,ro with the mount's options again" mount -o remount,ro /mnt
+# A lazy unmount while BusyBox runs in place: the mapping lives on, and the
+# debugger still reads it; the module is held until the program exits.
+check "umount -l while BusyBox runs from it" umount -l /mnt
+# /mnt is detached: compare with the initramfs's BusyBox, the same file.
+xiptest peek $pid /bin/busybox > /tmp/peek.out 2>&1
+now=$(text_phys $pid busybox)
+check "... it runs on, its text still at the flash ($now), read by a debugger" sh -c \
+	"kill -0 $pid && [ '$now' = '$phys' ] && grep -q '= file, poke refused\$' /tmp/peek.out ||
+	 { cat /tmp/peek.out; false; }"
+check "... and the module stays loaded while it runs" sh -c '! rmmod cramfs_xip 2> /dev/null'
 kill $pid
 wait $pid 2> /dev/null
+check "the image mounts again" mount -t cramfs mtd:fs_partition /mnt
 xiptest pages /mnt/bin/busybox > /tmp/pages.out
 check "BusyBox read() then mapped: each page in place maps the flash, the rest RAM" \
 	sh -c 'grep "^page " /tmp/pages.out | cmp - /tmp/pages.want'
