@@ -33,8 +33,9 @@ riscv) CROSS_COMPILE=riscv64-linux-gnu- defconfig=nommu_virt_defconfig
 	base=$CRAMFS_XIP_TOP/scripts/compile-test/riscv.config ;;
 *) die "KARCH=$KARCH: arm, arm64 or riscv" ;;
 esac
-# build-module.sh builds with these too.
-export KARCH CROSS_COMPILE
+# build-module.sh takes the compiler from here (the architecture from the
+# tree's .config).
+export CROSS_COMPILE
 out=$(readlink -m "$2")
 if [ ! -d "$1" ] && [[ $1 =~ ^[0-9]+\.[0-9]+$ ]]; then
 	kver=$1

@@ -48,12 +48,9 @@ const void *cramfs_xip_bytes(struct super_block *sb, u32 off, u32 len, void *buf
 		cramfs_xip_err(sb, "read of %u bytes at %u outside the image", len, off);
 		return ERR_PTR(-EIO);
 	}
-	if (sbi->virt && !IS_ENABLED(CONFIG_ARM64))
+	if (!cramfs_xip_reads_copy(sbi))
 		return sbi->virt + off;
-	/*
-	 * arm64 maps an MTD's flash as Device memory, where an unaligned load
-	 * faults and memcpy() makes them: a copy that never does.
-	 */
+	/* arm64: a copy that never makes an unaligned load. */
 	if (sbi->virt) {
 		memcpy_fromio(buf, (const void __iomem __force *)(sbi->virt + off), len);
 		return buf;

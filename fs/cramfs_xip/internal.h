@@ -193,18 +193,33 @@ __printf(2, 3) void cramfs_xip_err(struct super_block *sb, const char *fmt, ...)
 __printf(3, 4) void cramfs_xip_mount_err(struct fs_context *fc, struct super_block *sb,
 					 const char *fmt, ...);
 
+/*
+ * Are reads of the medium copies into the caller's buffer? For a medium that
+ * is not memory-mapped, and on arm64 for every medium: it maps an MTD's flash
+ * as Device memory, where an unaligned load faults and memcpy() makes them.
+ * (The block pointer words and the zero tail of a page in place are read in
+ * place there too: 4-byte aligned words, and memchr_inv()'s byte and aligned
+ * loads.)
+ */
+static inline bool cramfs_xip_reads_copy(const struct cramfs_xip_sb_info *sbi)
+{
+	return !sbi->virt || IS_ENABLED(CONFIG_ARM64);
+}
+
 /**
  * cramfs_xip_bytes() - the @len bytes at image offset @off
  * @sb: the mounted filesystem
  * @off: image offset
  * @len: bytes wanted
- * @buf: where to copy them from a medium that is not memory-mapped
+ * @buf: room for @len bytes, always: where they are copied when
+ *	cramfs_xip_reads_copy()
  *
  * The caller has checked the range against the image; it is checked once
  * more here, so that no read of any medium can leave the image.
  *
- * Return: a pointer into the mapping of a memory-mapped medium, else @buf
- * with a copy; ERR_PTR(-EIO) for a range outside the image or a read error.
+ * Return: @buf with a copy, or a pointer into the mapping of a memory-mapped
+ * medium (never kept past the caller's use of @buf); ERR_PTR(-EIO) for a
+ * range outside the image or a read error.
  */
 const void *cramfs_xip_bytes(struct super_block *sb, u32 off, u32 len, void *buf);
 

@@ -300,11 +300,8 @@ static int cramfs_xip_fill_common(struct super_block *sb, struct fs_context *fc)
 				     no_xip ?: "it does not start on a page boundary");
 		return -EINVAL;
 	}
-	/*
-	 * A medium that is not mapped, or that arm64 maps as Device memory
-	 * (cramfs_xip_bytes()): compressed blocks are read into this buffer.
-	 */
-	if (!sbi->virt || IS_ENABLED(CONFIG_ARM64)) {
+	/* Compressed blocks are read into this buffer when reads are copies. */
+	if (cramfs_xip_reads_copy(sbi)) {
 		sbi->bounce = kmalloc(CRAMFS_XIP_MAX_COMPRESSED_LEN, GFP_KERNEL);
 		if (!sbi->bounce)
 			return -ENOMEM;

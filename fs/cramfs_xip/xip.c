@@ -6,8 +6,9 @@
  * page-aligned inside the image, and (for a file's partial last page) the
  * rest of its flash page is zero, so that nothing beyond the file shows.
  *
- * With an MMU, the qualifying pages of a mapping are inserted at mmap, run
- * by run, and the rest come from the page cache (VM_MIXEDMAP). Private
+ * With an MMU, the qualifying pages of a mapping are inserted at fault, an
+ * aligned window of them at a time, and the rest come from the page cache
+ * (VM_MIXEDMAP). Private
  * writable mappings work either way: the ptes are read-only, and a write
  * copies the page. Without an MMU there are no page tables: a mapping
  * is either the flash address itself (get_unmapped_area) or a RAM copy.
