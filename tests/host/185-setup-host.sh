@@ -6,7 +6,7 @@
 # install; it is retried, then taken as a warning. A package that does not
 # install stops it with a message that says so. The kernel sources of a
 # newer suite come through a private apt configuration.
-# checks: 7
+# checks: 8
 . "$(dirname "$0")/lib.sh"
 d=$WORK/setup-host
 rm -rf "$d"
@@ -39,17 +39,25 @@ printf 'install ok installed'
 EOF
 cat > "$d/bin/dpkg" <<'EOF'
 #!/bin/sh
+echo "dpkg $*" >> "$FAKE_LOG"
 case $1 in
---print-foreign-architectures) printf 'armhf\narm64\n' ;;
+--print-foreign-architectures) echo armhf ;;
 -x)
-	v=${2##*linux-source-}
-	mkdir -p "$3/usr/src" && cp "$2" "$3/usr/src/linux-source-${v%%_*}.tar.xz" ;;
+	mkdir -p "$3"
+	case $2 in
+	*linux-source-*)
+		v=${2##*linux-source-}
+		mkdir -p "$3/usr/src" && cp "$2" "$3/usr/src/linux-source-${v%%_*}.tar.xz" ;;
+	esac ;;
 esac
 EOF
 chmod +x "$d/bin"/*
-# The guest packages are already unpacked, armhf and arm64 (their stamps match).
-eval "$(sed -n '/^GUEST_PKGS="/,/"$/p' "$TOP/scripts/setup-host.sh")"
-eval "$(sed -n '/^GUEST_PKGS_ARM64="/,/"$/p' "$TOP/scripts/setup-host.sh")"
+# The guest packages are already unpacked, armhf and arm64 (their stamps
+# match). pkgs VAR: the assignment of VAR in setup-host.sh, to its closing quote.
+pkgs() { awk -v v="$1" '$0 ~ "^" v "=\"" { on = 1 } on { print } on && /"$/ { exit }' \
+	"$TOP/scripts/setup-host.sh"; }
+eval "$(pkgs GUEST_PKGS)"
+eval "$(pkgs GUEST_PKGS_ARM64)"
 mkdir -p "$d/cache/guest-debs" "$d/cache/guest-debs-arm64"
 touch "$d/cache/guest-debs/.unpacked-$(echo "$GUEST_PKGS" | md5sum | cut -c1-8)"
 touch "$d/cache/guest-debs-arm64/.unpacked-$(echo "$GUEST_PKGS_ARM64" | md5sum | cut -c1-8)"
@@ -82,3 +90,13 @@ check "linux-source of a newer suite is fetched with a private apt configuration
 	"grep -q 'Dir::Etc::sourcelist=$d/cache/apt-trixie-backports/sources.list.*download -q linux-source-9.9' '$d/log' &&
 	 grep -q 'trixie-backports main' '$d/cache/apt-trixie-backports/sources.list' &&
 	 [ -f '$d/cache/kernel-sources/linux-source-9.9.tar.xz' ]"
+# A fresh machine: no arm64 architecture yet, nothing unpacked. arm64 is
+# added, the lists updated before its BusyBox is downloaded, and both sets of
+# guest packages unpacked (their stamps written).
+rm -rf "$d/cache/guest-debs" "$d/cache/guest-debs-arm64"
+check "a fresh machine: arm64 added, an update, then arm64's BusyBox; both stamps" sh -c \
+	"$(declare -f setup); d='$d'; setup &&
+	 grep -q '^dpkg --add-architecture arm64' '$d/log' &&
+	 awk '/ update/ { u = 1 } / download -q busybox-static:arm64/ { exit !u }' '$d/log' &&
+	 grep -q 'download -q busybox-static:arm64' '$d/log' &&
+	 ls '$d'/cache/guest-debs/.unpacked-* '$d'/cache/guest-debs-arm64/.unpacked-* > /dev/null"

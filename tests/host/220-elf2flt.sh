@@ -211,9 +211,14 @@ __attribute__((noreturn, section(".text.start"))) void _start(void)
 }
 C
 cc -o "$d/nodata.elf" "$d/nodata.c" 2> "$d/nodata.log"
-check "no data segment, --ram: converted, the data 32-byte aligned after the text" sh -c \
+check "no data segment, --ram: converted, the data 32-byte aligned right after the text" sh -c \
 	"'$e2f' --ram '$d/nodata.elf' '$d/nodata' && python3 -c '
 import struct, sys
-h = open(sys.argv[1], \"rb\").read(24)
-ds, de, be = struct.unpack(\">III\", h[12:24])
-sys.exit(not (ds % 32 == 0 and ds == de == be and ds >= 64))' '$d/nodata'"
+e = open(sys.argv[1], \"rb\").read()
+phoff, = struct.unpack_from(\"<Q\", e, 32)
+phentsize, phnum = struct.unpack_from(\"<HH\", e, 54)
+text = [struct.unpack_from(\"<IIQQQQ\", e, phoff + i * phentsize)
+        for i in range(phnum)]
+text = [p[3] + p[5] for p in text if p[0] == 1 and p[5]][0]
+ds, de, be = struct.unpack(\">III\", open(sys.argv[2], \"rb\").read(24)[12:24])
+sys.exit(not (ds == de == be == 64 + -(-text // 32) * 32))' '$d/nodata.elf' '$d/nodata'"

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# checks: 17
+# checks: 18
 # arm64 (QEMU virt, Cortex-A53, 4 KiB pages): cramfs_xip over CFI bank 1
 # (0x04000000), BusyBox (arm64, -X) runs in place, and a debugger attaching
 # to it while it runs (gdb -p: PTRACE_PEEKTEXT, /proc/PID/mem) reads its
@@ -31,17 +31,22 @@ check "... and BusyBox runs on (it was only read)" kill -0 $pid
 check "mount -o remount,ro with the mount's options again" mount -o remount,ro /mnt
 # A lazy unmount while BusyBox runs in place: the mapping lives on, and the
 # debugger still reads it; the module is held until the program exits.
-check "umount -l while BusyBox runs from it" umount -l /mnt
+check "umount -l while BusyBox runs from it: /mnt is gone" sh -c \
+	'umount -l /mnt && ! grep -q " /mnt " /proc/mounts'
 # /mnt is detached: compare with the initramfs's BusyBox, the same file.
 xiptest peek $pid /bin/busybox > /tmp/peek.out 2>&1
 now=$(text_phys $pid busybox)
 check "... it runs on, its text still at the flash ($now), read by a debugger" sh -c \
 	"kill -0 $pid && [ '$now' = '$phys' ] && grep -q '= file, poke refused\$' /tmp/peek.out ||
 	 { cat /tmp/peek.out; false; }"
-check "... and the module stays loaded while it runs" sh -c '! rmmod cramfs_xip 2> /dev/null'
+check "... and the module stays loaded, in use, while it runs" sh -c \
+	'! rmmod cramfs_xip 2> /dev/null && awk "\$1 == \"cramfs_xip\" && \$3 > 0 { ok = 1 } END { exit !ok }" /proc/modules'
 kill $pid
 wait $pid 2> /dev/null
-check "the image mounts again" mount -t cramfs mtd:fs_partition /mnt
+mark
+check "once it exits, the image mounts again" mount -t cramfs mtd:fs_partition /mnt
+n=$(klog_since_mark | grep -c "(mtd:fs_partition): mounted")
+check "... a new mount, not the old one: its own mount line ($n)" test "$n" = 1
 xiptest pages /mnt/bin/busybox > /tmp/pages.out
 check "BusyBox read() then mapped: each page in place maps the flash, the rest RAM" \
 	sh -c 'grep "^page " /tmp/pages.out | cmp - /tmp/pages.want'
