@@ -68,10 +68,14 @@ fdtput -t x "$work/board.dtb" /chosen linux,initrd-end \
 	$(printf '%x' $((initrd + $(stat -c %s "$work/initramfs.cpio.gz"))))
 
 # run CONSOLE DTB [INITRD]: one boot, stopped at GUEST-DONE or the timeout.
+# With an initramfs, the images of $images ("FILE@ADDRESS ...") go in too.
+images="$work/aligned.img@0x200000"
 run() {
-	local console=$1 dtb=$2 initrd_arg=()
-	[ -z "${3:-}" ] || initrd_arg=(-device loader,file="$3",addr=$initrd
-		-device loader,file="$work/aligned.img",addr=0x200000)
+	local console=$1 dtb=$2 initrd_arg=() i
+	[ -z "${3:-}" ] || initrd_arg=(-device loader,file="$3",addr=$initrd)
+	[ -z "${3:-}" ] || for i in $images; do
+		initrd_arg+=(-device loader,file="${i%@*}",addr="${i##*@}")
+	done
 	qemu-system-arm -M mps2-an385 -display none -monitor none -serial "file:$console" \
 		-no-reboot -kernel "$work/shim.elf" \
 		-device loader,file="$kernel",addr=0x21008000 \
@@ -87,6 +91,62 @@ run "$work/console.log" "$work/board.dtb" "$work/initramfs.cpio.gz"
 # The checks init.c declares for each kind of boot.
 checks() { sed -n "s/^#define CHECKS_$1[[:space:]]*\([0-9]*\)$/total=\1/p" "$gdir/init.c"; }
 "$top/tests/lib/judge-console.sh" "$work/console.log" "$board-$kver" "$(checks MODULE_BOOT)"
+
+# Verity, on kernels with MODULE_SIG (7.3's kernel-7.3.config): init.c's
+# verity boot. The module built with verity; the image signed with the key
+# the kernel's build generated in fs_partition; at 0x200000 on, 256 KiB
+# each, mounted by physaddr=: the image with a byte of a page stored in
+# place altered, with one of a compressed block altered, signed with a key
+# no keyring holds, and without verity (verity-cases.txt: the pages).
+if [ -f "$kb/certs/signing_key.pem" ]; then
+	key=$kb/certs/signing_key.pem
+	v=$work/verity
+	mkdir -p "$v/stage"/{proc,mnt,ref,lib/modules/verity}
+	KO_COPY=$work.ko/verity/cramfs_xip.ko "$top/scripts/build-module.sh" "$kb" \
+		"$module-verity" CONFIG_CRAMFS_XIP_VERITY=y >&2
+	cp "$work.ko/verity/cramfs_xip.ko" "$v/stage/lib/modules/verity/"
+	cp "$kb/fs/cramfs/cramfs.ko" "$v/stage/lib/modules/"
+	cp "$work/stage/init" "$v/stage/"
+	cp "$work/stage/ref/"* "$v/stage/ref/"
+	mkv() { "$top/scripts/mkcramfs" -X -R "$work/rules" "$@" > /dev/null; }
+	mkv --verity --sign-key "$key" --sign-cert "$key" "$work/tree" "$v/signed.img"
+	"$top/scripts/cramfsck" --layout "$v/signed.img" > "$v/signed.layout"
+	python3 - "$v" <<'PY'
+import sys
+v = sys.argv[1]
+at = {}
+for line in open(f"{v}/signed.layout"):
+    f = line.split()
+    if len(f) == 8 and f[1] == "block":
+        at[(f[0], int(f[2].rstrip(":")))] = (f[3], int(f[5].rstrip(",")), int(f[6]))
+kind, x, _ = at[("/data/xip-partial.bin", 1)]
+assert kind == "xip", kind
+kind, z, zlen = at[("/data/compressed.txt", 0)]
+assert kind == "zlib", kind
+img = open(f"{v}/signed.img", "rb").read()
+for name, off in (("xip", x + 100), ("zlib", z + zlen // 2)):
+    b = bytearray(img)
+    b[off] ^= 0xff
+    open(f"{v}/{name}.img", "wb").write(b)
+open(f"{v}/stage/verity-cases.txt", "w").write("1 0\n")
+PY
+	openssl req -new -x509 -newkey rsa:2048 -nodes -days 36500 -subj "/CN=cramfs-xip untrusted" \
+		-keyout "$v/other.pem" -out "$v/other.crt" 2> /dev/null
+	mkv --verity --sign-key "$v/other.pem" --sign-cert "$v/other.crt" "$work/tree" "$v/wrongkey.img"
+	mkv "$work/tree" "$v/plain.img"
+	for f in "$v"/{signed,xip,zlib,wrongkey,plain}.img; do
+		[ "$(stat -c %s "$f")" -le $((0x40000)) ] || die "$f: over 256 KiB"
+	done
+	mk_initramfs "$v/stage" "$kb" "$v/initramfs.cpio.gz"
+	cp "$work/board.dtb" "$v/board.dtb"
+	fdtput -t x "$v/board.dtb" /chosen linux,initrd-end \
+		$(printf '%x' $((initrd + $(stat -c %s "$v/initramfs.cpio.gz"))))
+	flash=$v/signed.img
+	images="$v/xip.img@0x200000 $v/zlib.img@0x240000 $v/wrongkey.img@0x280000 $v/plain.img@0x2c0000"
+	run "$work/console-verity.log" "$v/board.dtb" "$v/initramfs.cpio.gz"
+	"$top/tests/lib/judge-console.sh" "$work/console-verity.log" "$board-$kver verity" \
+		"$(checks VERITY_BOOT)"
+fi
 
 # Root from flash: init.c as /sbin/init (FDPIC, in place), the files it checks
 # and their checksums (FNV-1a, /etc/sums), mount points.

@@ -13,6 +13,9 @@
 # kernel given mem=126M) holding images put there by QEMU's loader, the
 # first one also described as an mtd-ram (the struct page decision:
 # Documentation/user-guide.md);
+# with --verity, tests/guest/verity/: the module built with verity, a
+# signed image in fs_partition and tampered copies in flash bank 1 (the
+# kernel must have MODULE_SIG: kernel-7.3.config);
 # with --badimages, only the bad-image run, over $BADIMAGES images from
 # $BADIMAGES_START (tests/badimages.sh runs many such boots);
 # with --profile-record or --profile-check, the two boots of the XIP profile
@@ -37,6 +40,7 @@ while [ $# -gt 0 ]; do
 	--bench) suite=bench ;;
 	--profile-record | --profile-check) suite=${1#--} ;;
 	--ramimage) suite=ramimage ;;
+	--verity) suite=verity ;;
 	--badimages)
 		suite=badimages
 		mem=256M
@@ -219,6 +223,41 @@ if [ $suite = bench ]; then
 	flash_img=$img/bench-xip.img
 	spare_img=$img/bench-zlib.img
 fi
+if [ $suite = verity ]; then
+	# The verity module, and images signed with the key this kernel's build
+	# generated (certs/signing_key.pem, in its built-in keyring).
+	key=$kb/certs/signing_key.pem
+	[ -f "$key" ] || die "$kb has no certs/signing_key.pem: a kernel without MODULE_SIG"
+	KO_COPY=$work.ko/verity/cramfs_xip.ko "$top/scripts/build-module.sh" "$kb" \
+		"$module-verity" CONFIG_CRAMFS_XIP_VERITY=y >&2
+	# BusyBox and xiptest in place, the XIP tree's data files, and a
+	# directory whose entries reach past the image's first 4 KiB.
+	vt=$work/trees/verity
+	mkdir -p "$vt/many"
+	cp -a "$x/." "$vt/"
+	for i in $(seq -w 0 599); do echo "$i" > "$vt/many/entry-$i"; done
+	"$top/tests/lib/manifest.sh" "$vt" 255 > "$img/verity.manifest"
+	mkx() { "$top/scripts/mkcramfs" -X -R "$work/xip.rules" "$@"; }
+	# The images stay out of the initramfs: they go into the flash.
+	vi=$work/verity
+	mkdir -p "$vi" "$img/cases"
+	mkx --verity --sign-key "$key" --sign-cert "$key" "$vt" "$vi/signed.img" > "$work/signed.out"
+	sed -n 's/^mkcramfs: verity root hash //p' "$work/signed.out" > "$img/signed.root"
+	"$top/scripts/cramfsck" --layout "$vi/signed.img" > "$vi/signed.layout"
+	python3 "$top/tests/lib/verity-cases.py" "$vi/signed.img" "$vi/signed.layout" "$vi/cases" >&2
+	cp "$vi"/cases/{cases,files,*.expect} "$img/cases/"
+	# A key no keyring of the kernel holds.
+	openssl req -new -x509 -newkey rsa:2048 -nodes -days 36500 -subj "/CN=cramfs-xip untrusted" \
+		-keyout "$work/other.pem" -out "$work/other.crt" 2> /dev/null
+	mkx --verity --sign-key "$work/other.pem" --sign-cert "$work/other.crt" "$vt" \
+		"$vi/wrongkey.img" > /dev/null
+	mkx --verity "$vt" "$vi/unsigned.img" | sed -n 's/^mkcramfs: verity root hash //p' \
+		> "$img/unsigned.root"
+	mkx "$vt" "$vi/plain.img" > /dev/null
+	size=$(od -An -tu4 -j4 -N4 "$vi/signed.img" | tr -d ' ')
+	head -c "$size" "$vi/signed.img" > "$vi/stripped.img"
+	flash_img=$vi/signed.img
+fi
 case $suite in
 profile-*)
 	flash_img=${PROFILE_IMAGE:?}
@@ -250,6 +289,20 @@ with open(sys.argv[2], "r+b") as f:
     f.seek(0x1ffe000)
     f.write(b)
 PY
+# The verity boot: bank 1 holds the tampered and the other images instead,
+# one each 4 MiB, mounted by physaddr= (bank1.list: name and address).
+if [ $suite = verity ]; then
+	truncate -s 0 "$work/flash1.img"
+	truncate -s 64M "$work/flash1.img"
+	a=0
+	: > "$img/bank1.list"
+	for f in "$vi"/cases/*.img "$vi"/{wrongkey,unsigned,plain,stripped}.img; do
+		n=$(basename "$f" .img)
+		dd if="$f" of="$work/flash1.img" bs=64k seek=$((a / 65536)) conv=notrunc status=none
+		printf '%s 0x%x\n' "$n" $((0x44000000 + a)) >> "$img/bank1.list"
+		a=$((a + 0x400000))
+	done
+fi
 # The SD card (a block device): the XIP image at its start. QEMU wants a
 # power-of-two size.
 truncate -s 8M "$work/sd.img"
@@ -264,6 +317,10 @@ cp -a "$groot/usr/lib" "$work/stage/usr/" 2>/dev/null || true
 for t in flash_erase flashcp mtdinfo filefrag; do cp "$groot/usr/sbin/$t" "$work/stage/usr/sbin/"; done
 rm -rf "$work/stage/usr/lib/arm-linux-gnueabihf/gconv" "$work/stage/usr/share"
 cp "$work.ko/cramfs_xip.ko" "$work/stage/lib/modules/"
+if [ $suite = verity ]; then
+	mkdir -p "$work/stage/lib/modules/verity"
+	cp "$work.ko/verity/cramfs_xip.ko" "$work/stage/lib/modules/verity/"
+fi
 mkdir -p "$work/stage/lib/modules/mtd-only"
 cp "$work.ko/mtd-only/cramfs_xip.ko" "$work/stage/lib/modules/mtd-only/"
 for m in fs/cramfs/cramfs.ko drivers/mtd/devices/block2mtd.ko drivers/mtd/devices/mtdram.ko \

@@ -44,6 +44,7 @@ suite_cmd() {
 	vexpress-a9-root) echo "$top/tests/guest-vexpress-a9-root.sh $v" ;;
 	vexpress-a9-debug) echo "$top/tests/guest-vexpress-a9.sh --debug $v" ;;
 	vexpress-a9-ramimage) echo "$top/tests/guest-vexpress-a9.sh --ramimage $v" ;;
+	vexpress-a9-verity) echo "$top/tests/guest-vexpress-a9.sh --verity ${v:-7.3}" ;;
 	zynq-cfi) echo "$top/tests/guest-zynq.sh ${v:-7.3}" ;;
 	zynq-rom) echo "$top/tests/guest-zynq.sh --rom ${v:-7.3}" ;;
 	riscv-virt-nommu) echo "$top/tests/guest-riscv-virt-nommu.sh ${v:-7.3}" ;;
@@ -71,7 +72,7 @@ parallel=${PARALLEL:-$JOBS}
 # CHECK_ALL=1 also boots 6.1's tiny system (SLOB; 7.3's is in the default):
 # its XIP kernel's build took a fresh machine's run (43 min 28 s with it)
 # too close to its 45-minute budget.
-suites=${SUITES:-"vexpress-a9 host vexpress-a9-7.3 profile vexpress-a9-root vexpress-a9-root-7.3 vexpress-a9-ramimage vexpress-a9-ramimage-7.3 zynq-cfi-7.3 zynq-rom-7.3 riscv-virt-nommu-7.3 qemu-arm64-virt-7.3 mps2-an385 mps2-an385-7.3 mps2-an385-tiny-7.3"}
+suites=${SUITES:-"vexpress-a9 host vexpress-a9-7.3 profile vexpress-a9-root vexpress-a9-root-7.3 vexpress-a9-ramimage vexpress-a9-ramimage-7.3 vexpress-a9-verity-7.3 zynq-cfi-7.3 zynq-rom-7.3 riscv-virt-nommu-7.3 qemu-arm64-virt-7.3 mps2-an385 mps2-an385-7.3 mps2-an385-tiny-7.3"}
 [ -z "${CHECK_ALL:-}" ] || suites="$suites mps2-an385-tiny vexpress-a9-6.12 vexpress-a9-root-6.12 vexpress-a9-ramimage-6.12 mps2-an385-6.12 qemu-arm64-virt-6.12"
 for s in $suites; do
 	rm -f "$top/build-tests/$s.report"

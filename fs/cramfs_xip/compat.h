@@ -299,4 +299,31 @@ static inline int cramfs_xip_compat_lookup_bdev(const char *path, dev_t *dev)
 #define cramfs_xip_compat_locked_down()	0
 #endif
 
+/*
+ * v5.7 ("crypto: hash - introduce crypto_shash_tfm_digest()") hashes with a
+ * transform alone; before it, a descriptor on the stack, whose flags field
+ * v5.1 ("crypto: shash - remove shash_desc::flags") removed.
+ */
+#if CRAMFS_XIP_HAS_VERITY
+#include <crypto/hash.h>
+#if KERNEL_VERSION(5, 7, 0) <= LINUX_VERSION_CODE
+#define cramfs_xip_compat_sha256(tfm, data, len, out)	crypto_shash_tfm_digest(tfm, data, len, out)
+#else
+static inline int cramfs_xip_compat_sha256(struct crypto_shash *tfm, const u8 *data,
+					   unsigned int len, u8 *out)
+{
+	SHASH_DESC_ON_STACK(desc, tfm);
+	int err;
+
+	desc->tfm = tfm;
+#if KERNEL_VERSION(5, 1, 0) > LINUX_VERSION_CODE
+	desc->flags = 0;
+#endif
+	err = crypto_shash_digest(desc, data, len, out);
+	shash_desc_zero(desc);
+	return err;
+}
+#endif
+#endif
+
 #endif /* _CRAMFS_XIP_COMPAT_H */

@@ -396,7 +396,9 @@ static int cramfs_xip_read_folio(struct file *file, struct folio *folio)
 {
 	int err = cramfs_xip_fill_page(folio->mapping->host, &folio->page, folio->index);
 
-	if (!err)
+	if (err)
+		cramfs_xip_verity_refused(file, folio->index, 1);
+	else
 		folio_mark_uptodate(folio);
 	folio_unlock(folio);
 	return err;
@@ -410,7 +412,9 @@ static int cramfs_xip_readpage(struct file *file, struct page *page)
 {
 	int err = cramfs_xip_fill_page(page->mapping->host, page, page->index);
 
-	if (!err)
+	if (err)
+		cramfs_xip_verity_refused(file, page->index, 1);
+	else
 		SetPageUptodate(page);
 	unlock_page(page);
 	return err;

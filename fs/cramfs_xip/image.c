@@ -39,15 +39,13 @@ void cramfs_xip_mount_err(struct fs_context *fc, struct super_block *sb, const c
 	va_end(args);
 }
 
-const void *cramfs_xip_bytes(struct super_block *sb, u32 off, u32 len, void *buf)
+/* The read itself, of a range checked against the image or the medium. */
+static __always_inline const void *cramfs_xip_read(struct super_block *sb, u32 off, u32 len,
+						   void *buf)
 {
 	struct cramfs_xip_sb_info *sbi = CRAMFS_XIP_SB(sb);
 	int err;
 
-	if (!cramfs_xip_in_image(sb, off, len)) {
-		cramfs_xip_err(sb, "read of %u bytes at %u outside the image", len, off);
-		return ERR_PTR(-EIO);
-	}
 	if (!cramfs_xip_reads_copy(sbi))
 		return sbi->virt + off;
 	/* arm64: a copy that never makes an unaligned load. */
@@ -57,4 +55,30 @@ const void *cramfs_xip_bytes(struct super_block *sb, u32 off, u32 len, void *buf
 	}
 	err = sbi->medium->read(sb, off, len, buf);
 	return err ? ERR_PTR(err) : buf;
+}
+
+#if CRAMFS_XIP_HAS_VERITY
+const void *cramfs_xip_medium_bytes(struct super_block *sb, u32 off, u32 len, void *buf)
+{
+	struct cramfs_xip_sb_info *sbi = CRAMFS_XIP_SB(sb);
+
+	if (off > sbi->medium_size || len > sbi->medium_size - off) {
+		cramfs_xip_err(sb, "read of %u bytes at %u outside the %s", len, off,
+			       sbi->medium->name);
+		return ERR_PTR(-EIO);
+	}
+	return cramfs_xip_read(sb, off, len, buf);
+}
+#endif
+
+const void *cramfs_xip_bytes(struct super_block *sb, u32 off, u32 len, void *buf)
+{
+	int err;
+
+	if (!cramfs_xip_in_image(sb, off, len)) {
+		cramfs_xip_err(sb, "read of %u bytes at %u outside the image", len, off);
+		return ERR_PTR(-EIO);
+	}
+	err = cramfs_xip_verified(sb, off, len);
+	return err ? ERR_PTR(err) : cramfs_xip_read(sb, off, len, buf);
 }

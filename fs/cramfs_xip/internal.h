@@ -31,6 +31,9 @@ struct cramfs_xip_options {
 	phys_addr_t physaddr;		/* physaddr=, 0 if not given */
 	u64 size;			/* size=: bytes at physaddr, 0 if not given */
 	bool strict;			/* refuse a medium that cannot be mapped */
+	bool verity_required;		/* refuse an image not verified (verity.c) */
+	bool root_hash_given;		/* verity=<root hash>: root_hash holds it */
+	u8 root_hash[CRAMFS_XIP_VERITY_HASH_SIZE];
 };
 
 /*
@@ -87,6 +90,9 @@ enum cramfs_xip_stat {
 	CRAMFS_XIP_MMAP_WHOLE,		/* mmaps mapped in place whole */
 	CRAMFS_XIP_MMAP_MIXED,		/* ... in part, the rest from the page cache */
 	CRAMFS_XIP_MMAP_PAGE_CACHE,	/* ... not at all */
+#if CRAMFS_XIP_HAS_VERITY
+	CRAMFS_XIP_BLOCKS_HASHED,	/* verity: image and tree blocks hashed */
+#endif
 	/* An mmap of pages not all in place, by the first of them that is not: */
 	CRAMFS_XIP_WHY_COMPRESSED,
 	CRAMFS_XIP_WHY_HOLE,
@@ -123,6 +129,11 @@ struct cramfs_xip_sb_info {
 	/* zlib: one workspace per mount, from its first compressed block to unmount. */
 	struct mutex zlib_lock;
 	void *zlib_workspace;
+
+#if CRAMFS_XIP_HAS_VERITY
+	/* verity.c: the hash tree, if the mount verifies the image; else NULL. */
+	struct cramfs_xip_verity *verity;
+#endif
 
 	/* Messages an image can trigger are rate limited per mount. */
 	struct ratelimit_state ratelimit;
@@ -206,6 +217,86 @@ static inline bool cramfs_xip_reads_copy(const struct cramfs_xip_sb_info *sbi)
 	return !sbi->virt || IS_ENABLED(CONFIG_ARM64);
 }
 
+#if CRAMFS_XIP_HAS_VERITY
+/**
+ * cramfs_xip_medium_bytes() - the @len bytes at offset @off of the medium
+ * @sb: the mounted filesystem
+ * @off: offset from the image's start, inside the medium (the verity area
+ *	lies past the image)
+ * @len: bytes wanted
+ * @buf: room for @len bytes, where they are copied when cramfs_xip_reads_copy()
+ *
+ * Nothing is verified: cramfs_xip_bytes() is the read of the image.
+ *
+ * Return: as cramfs_xip_bytes(), for a range outside the medium instead.
+ */
+const void *cramfs_xip_medium_bytes(struct super_block *sb, u32 off, u32 len, void *buf);
+
+/**
+ * cramfs_xip_verify() - check the image blocks of [@off, @off + @len) against the tree
+ * @sb: a mount that verifies its image (sbi->verity set)
+ * @off: image offset
+ * @len: bytes; the part past the image is not checked (nothing covers it)
+ *
+ * Return: 0 once every block is checked (hashed the first time only); -EIO,
+ * with a rate-limited message naming the block, for one that does not
+ * match, or the medium's read error.
+ */
+int cramfs_xip_verify(struct super_block *sb, u32 off, u32 len);
+/**
+ * cramfs_xip_verity_mount() - find the verity trailer and decide whether to trust it
+ * @sb: the superblock, its size and flags read (unverified)
+ * @fc: the mount's context, for messages (NULL with the legacy mount API)
+ *
+ * Return: 0 (sbi->verity set if the image is verified from now on), or a
+ * negative error with a message: the policy refuses the image, the trailer
+ * is damaged, the signature or root hash does not match.
+ */
+int cramfs_xip_verity_mount(struct super_block *sb, struct fs_context *fc);
+void cramfs_xip_verity_exit(struct cramfs_xip_sb_info *sbi);
+/**
+ * cramfs_xip_verity_extent() - how far the verity area of an image may reach
+ * @size: the image's size (its superblock's)
+ *
+ * Return: bytes from the image's start to the end of the largest verity
+ * area an image of @size can have (its signature at the longest), in pages.
+ */
+u64 cramfs_xip_verity_extent(u32 size);
+/**
+ * cramfs_xip_verity_refused() - say which pages of a file a failed read or mapping was for
+ * @file: the file read or mapped (NULL: a read without one)
+ * @index: its first page
+ * @pages: how many
+ *
+ * Said (rate limited) only on a mount that verifies, after the message of
+ * what failed: the file's name and its bytes, for the one who must find
+ * what a damaged block breaks.
+ */
+void cramfs_xip_verity_refused(struct file *file, pgoff_t index, unsigned long pages);
+
+/* Does the mount verify its image? */
+static inline bool cramfs_xip_verifying(const struct cramfs_xip_sb_info *sbi)
+{
+	return sbi->verity;
+}
+
+/* Check [@off, @off + @len) of the image, if the mount verifies it: 0 or -EIO. */
+static inline int cramfs_xip_verified(struct super_block *sb, u32 off, u32 len)
+{
+	return CRAMFS_XIP_SB(sb)->verity ? cramfs_xip_verify(sb, off, len) : 0;
+}
+#else
+static inline int cramfs_xip_verified(struct super_block *sb, u32 off, u32 len) { return 0; }
+static inline int cramfs_xip_verity_mount(struct super_block *sb, struct fs_context *fc)
+{
+	return 0;
+}
+static inline void cramfs_xip_verity_exit(struct cramfs_xip_sb_info *sbi) { }
+static inline bool cramfs_xip_verifying(const struct cramfs_xip_sb_info *sbi) { return false; }
+static inline void cramfs_xip_verity_refused(struct file *file, pgoff_t index,
+					     unsigned long pages) { }
+#endif
+
 /**
  * cramfs_xip_bytes() - the @len bytes at image offset @off
  * @sb: the mounted filesystem
@@ -215,7 +306,8 @@ static inline bool cramfs_xip_reads_copy(const struct cramfs_xip_sb_info *sbi)
  *	cramfs_xip_reads_copy()
  *
  * The caller has checked the range against the image; it is checked once
- * more here, so that no read of any medium can leave the image.
+ * more here, so that no read of any medium can leave the image. A mount
+ * that verifies its image checks the blocks of the range first.
  *
  * Return: @buf with a copy, or a pointer into the mapping of a memory-mapped
  * medium (never kept past the caller's use of @buf); ERR_PTR(-EIO) for a

@@ -149,6 +149,8 @@ int cramfs_xip_open_phys(struct super_block *sb, struct fs_context *fc)
 	struct resource *claim;
 	phys_addr_t window;
 	long long size;
+	u64 __maybe_unused ext;
+	u32 len;
 	void *virt;
 	int err = -EINVAL;
 
@@ -197,14 +199,21 @@ int cramfs_xip_open_phys(struct super_block *sb, struct fs_context *fc)
 		release_mem_region(phys, PAGE_SIZE);
 		goto busy;
 	}
-	virt = memremap(phys, PAGE_ALIGN(size), MEMREMAP_WB);
+	len = PAGE_ALIGN(size);
+#if CRAMFS_XIP_HAS_VERITY
+	/* The verity area too, as far as the flash or size= goes, if no claim is in the way. */
+	ext = min_t(u64, cramfs_xip_verity_extent(size), sbi->opt.size ?: window);
+	if (ext > len && !adjust_resource(claim, phys, ext))
+		len = ext;
+#endif
+	virt = memremap(phys, len, MEMREMAP_WB);
 	if (!virt)
 		goto nomap;
 	/* From here on, the release gives back the mapping and the claim. */
 	sbi->medium = &cramfs_xip_phys_medium;
 	sbi->virt = virt;
 	sbi->phys = phys;
-	sbi->medium_size = PAGE_ALIGN(size);
+	sbi->medium_size = len;
 	return 0;
 busy:
 	cramfs_xip_mount_err(fc, sb, "in use (/proc/iomem)");

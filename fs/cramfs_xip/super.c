@@ -86,6 +86,10 @@ static int cramfs_xip_show_options(struct seq_file *m, struct dentry *root)
 		seq_puts(m, ",crc");
 	if (sbi->opt.strict)
 		seq_puts(m, ",strict");
+	if (CRAMFS_XIP_HAS_VERITY && sbi->opt.root_hash_given)
+		seq_printf(m, ",verity=%*phN", CRAMFS_XIP_VERITY_HASH_SIZE, sbi->opt.root_hash);
+	if (CRAMFS_XIP_HAS_VERITY && sbi->opt.verity_required)
+		seq_puts(m, ",verity_required");
 	return 0;
 }
 
@@ -108,6 +112,11 @@ static int cramfs_xip_remount_check(struct fs_context *fc, struct super_block *s
 		what = "change physaddr=";
 	else if (new->size && new->size != cur->size)
 		what = "change size=";
+	else if (CRAMFS_XIP_HAS_VERITY && new->verity_required && !cur->verity_required)
+		what = "add verity_required";
+	else if (CRAMFS_XIP_HAS_VERITY && new->root_hash_given && (!cur->root_hash_given ||
+		 memcmp(new->root_hash, cur->root_hash, sizeof(new->root_hash))))
+		what = "change verity=";
 	if (what) {
 		cramfs_xip_mount_err(fc, sb, "remount cannot %s: unmount and mount with it", what);
 		return -EINVAL;
@@ -203,6 +212,7 @@ static int cramfs_xip_read_super(struct super_block *sb, struct fs_context *fc,
 	const u8 *p, *super = NULL;
 	u8 buf[CRAMFS_XIP_SUPER_SIZE] __aligned(4);
 	u32 magic, off;
+	int err;
 
 	/* At the start, or after the 512 bytes a boot loader may take. */
 	for (off = 0; off <= CRAMFS_XIP_PAD_SIZE; off += CRAMFS_XIP_PAD_SIZE) {
@@ -237,8 +247,6 @@ static int cramfs_xip_read_super(struct super_block *sb, struct fs_context *fc,
 	}
 	if (sbi->flags & CRAMFS_XIP_FLAG_FSID_VERSION_2) {
 		sbi->size = cramfs_xip_get32(super + 4, big);
-		sbi->blocks = cramfs_xip_get32(super + 40, big);
-		sbi->files = cramfs_xip_get32(super + 44, big);
 		if (sbi->size > sbi->medium_size) {
 			cramfs_xip_mount_err(fc, sb, "%u-byte image in a %zu-byte %s", sbi->size,
 					     sbi->medium_size, sbi->medium->name);
@@ -251,6 +259,27 @@ static int cramfs_xip_read_super(struct super_block *sb, struct fs_context *fc,
 	} else {
 		/* The first format version records no size: trust the partition. */
 		sbi->size = min_t(size_t, sbi->medium_size, U32_MAX);
+	}
+	/*
+	 * The size finds the verity trailer. A mount that verifies reads the
+	 * superblock again, checked, and goes on with what it says.
+	 */
+	err = cramfs_xip_verity_mount(sb, fc);
+	if (err)
+		return err;
+	if (cramfs_xip_verifying(sbi)) {
+		super = cramfs_xip_bytes(sb, sbi->super_offset, CRAMFS_XIP_SUPER_SIZE, buf);
+		if (IS_ERR(super))
+			return PTR_ERR(super);
+		if (cramfs_xip_get32(super + 8, big) != sbi->flags ||
+		    cramfs_xip_get32(super + 4, big) != sbi->size) {
+			cramfs_xip_mount_err(fc, sb, "verity: the superblock changed while mounting");
+			return -EIO;
+		}
+	}
+	if (sbi->flags & CRAMFS_XIP_FLAG_FSID_VERSION_2) {
+		sbi->blocks = cramfs_xip_get32(super + 40, big);
+		sbi->files = cramfs_xip_get32(super + 44, big);
 	}
 
 	cramfs_xip_inode_decode(super + CRAMFS_XIP_SUPER_SIZE - CRAMFS_XIP_INODE_SIZE, big, root);
@@ -432,10 +461,26 @@ static void cramfs_xip_kill_sb(struct super_block *sb)
 			sbi->medium->release(sb);
 		kfree(sbi->bounce);
 		cramfs_xip_zlib_exit(sbi);
+		cramfs_xip_verity_exit(sbi);
 		kfree(sbi);
 	}
 	if (cramfs_xip_on_mtd(sb))
 		cramfs_xip_put_mtd(sb);
+}
+
+/* 64 hex digits into the 32 bytes of a root hash: 0, or -EINVAL. */
+static int cramfs_xip_parse_hash(u8 *hash, const char *hex)
+{
+	int i, d;
+
+	for (i = 0; i < 2 * CRAMFS_XIP_VERITY_HASH_SIZE; i++) {
+		d = isdigit(hex[i]) ? hex[i] - '0' :
+		    isxdigit(hex[i]) ? tolower(hex[i]) - 'a' + 10 : -1;
+		if (d < 0)
+			return -EINVAL;
+		hash[i / 2] = i % 2 ? hash[i / 2] | d : d << 4;
+	}
+	return 0;
 }
 
 /*
@@ -445,9 +490,22 @@ static void cramfs_xip_kill_sb(struct super_block *sb)
 static int cramfs_xip_parse_option(struct fs_context *fc, struct cramfs_xip_options *opt,
 				   const char *key, const char *value)
 {
-	bool *flag = !strcmp(key, "crc") ? &opt->crc : !strcmp(key, "strict") ? &opt->strict : NULL;
+	bool *flag = !strcmp(key, "crc") ? &opt->crc : !strcmp(key, "strict") ? &opt->strict :
+		     CRAMFS_XIP_HAS_VERITY && !strcmp(key, "verity_required") ?
+		     &opt->verity_required : NULL;
 	char *end;
 	u64 v;
+
+	/* Without verity built in, its options are unknown ones, refused. */
+	if (CRAMFS_XIP_HAS_VERITY && !strcmp(key, "verity")) {
+		if (!value || strlen(value) != 2 * sizeof(opt->root_hash) ||
+		    cramfs_xip_parse_hash(opt->root_hash, value)) {
+			errorfc(fc, "verity=%s: not a root hash (64 hex digits)", value ? value : "");
+			return -EINVAL;
+		}
+		opt->root_hash_given = true;
+		return 0;
+	}
 
 	if (flag) {
 		if (value) {
@@ -508,6 +566,11 @@ static const char *cramfs_xip_shared_refused(struct super_block *sb,
 		return "crc";
 	if (opt->strict && !cur->strict)
 		return "strict";
+	if (CRAMFS_XIP_HAS_VERITY && opt->verity_required && !cur->verity_required)
+		return "verity_required";
+	if (CRAMFS_XIP_HAS_VERITY && opt->root_hash_given && (!cur->root_hash_given ||
+				     memcmp(opt->root_hash, cur->root_hash, sizeof(opt->root_hash))))
+		return "this verity=";
 	return NULL;
 }
 

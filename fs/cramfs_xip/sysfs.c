@@ -38,6 +38,9 @@ static const char *const cramfs_xip_stat_names[CRAMFS_XIP_NR_STATS] = {
 	[CRAMFS_XIP_MMAP_WHOLE]		= "mmaps_in_place",
 	[CRAMFS_XIP_MMAP_MIXED]		= "mmaps_mixed",
 	[CRAMFS_XIP_MMAP_PAGE_CACHE]	= "mmaps_page_cache",
+#if CRAMFS_XIP_HAS_VERITY
+	[CRAMFS_XIP_BLOCKS_HASHED]	= "verity_blocks_hashed",
+#endif
 	[CRAMFS_XIP_WHY_COMPRESSED]	= "compressed",
 	[CRAMFS_XIP_WHY_HOLE]		= "hole",
 	[CRAMFS_XIP_WHY_UNALIGNED]	= "unaligned",

@@ -101,6 +101,10 @@ static unsigned long cramfs_xip_run_length(struct inode *inode, struct cramfs_xi
 	first = cramfs_xip_get32(ptrs, CRAMFS_XIP_BIG);
 	limit = min3(pages, (unsigned long)(nblocks - 1 - r->pgoff),
 		     (unsigned long)(sbi->size - r->offset) >> PAGE_SHIFT);
+	/* The words read in place below, checked first where the mount verifies. */
+	if (limit > 1 && cramfs_xip_verified(inode->i_sb, CRAMFS_XIP_I(inode)->data_offset +
+					     (r->pgoff + 1) * 4, (limit - 1) * 4))
+		return 1;
 	for (n = 1; n < limit; n++)
 		if (cramfs_xip_get32(ptrs + n * 4, CRAMFS_XIP_BIG) !=
 		    first + (n << (PAGE_SHIFT - CRAMFS_XIP_BLK_DIRECT_PTR_SHIFT)))
@@ -257,6 +261,13 @@ static vm_fault_t cramfs_xip_insert_runs(struct vm_area_struct *vma, pgoff_t fir
 	for (r.pgoff = first; r.pgoff < end; r.pgoff += max(r.run, 1UL)) {
 		cramfs_xip_find_run(inode, &r, end - r.pgoff);
 		for (n = 0; n < r.run; n++) {
+			/* Never a page the mount's verity has not checked. */
+			if (cramfs_xip_verified(inode->i_sb, r.offset + n * PAGE_SIZE, PAGE_SIZE)) {
+				if (r.pgoff + n != want)
+					continue;	/* its own fault will say so */
+				cramfs_xip_verity_refused(vma->vm_file, want, 1);
+				return VM_FAULT_SIGBUS;
+			}
 			ret = cramfs_xip_compat_insert_mixed(vma, vma->vm_start +
 							     ((r.pgoff + n - vma->vm_pgoff) << PAGE_SHIFT),
 							     phys + r.offset + n * PAGE_SIZE);
@@ -345,6 +356,12 @@ static vm_fault_t cramfs_xip_map_pages(struct vm_fault *vmf, pgoff_t start, pgof
 	 * whole then; the user guide says so.)
 	 */
 	if (pmd_none(*vmf->pmd))
+		return 0;
+	/*
+	 * A mount that verifies may have to hash a block to decode a block
+	 * pointer, which sleeps: its page-cache pages fault one at a time.
+	 */
+	if (cramfs_xip_verifying(CRAMFS_XIP_SB(inode->i_sb)))
 		return 0;
 	/*
 	 * The faulting page first: one in place gets its window inserted by
@@ -626,6 +643,11 @@ static unsigned long cramfs_xip_get_unmapped_area(struct file *file, unsigned lo
 	 */
 	if (r.run != pages || len > sbi->medium_size - r.offset)
 		return cramfs_xip_nommu_copy(file, pgoff, pages, r.run);
+	/* The flash's address is handed out: every page checked first. */
+	if (cramfs_xip_verified(inode->i_sb, r.offset, pages << PAGE_SHIFT)) {
+		cramfs_xip_verity_refused(file, pgoff, pages);
+		return -EIO;
+	}
 	/*
 	 * In place, but a region of another file (whose data mkcramfs stored
 	 * once for both) or of another length starts there: a RAM copy, which

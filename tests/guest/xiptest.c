@@ -14,6 +14,10 @@
  *   xiptest sharedwrite FILE      a shared writable mapping must be refused
  *   xiptest touch FILE...         map each file and touch every page, listing
  *                                 the pages that raise SIGBUS (for bad images)
+ *   xiptest readpages FILE...    read() every page of each file on its own,
+ *                                 listing the pages that fail ("FILE:
+ *                                 unreadable pages: N ..."; with errno
+ *                                 other than EIO, "N(errno)")
  *   xiptest bigmap FILE REF       mmap() of 1 GiB of FILE costs no more beyond
  *                                 one of FILE's size than it does for REF (a
  *                                 copy on tmpfs); past the end is SIGBUS
@@ -370,6 +374,30 @@ static int touch(int n, char **files)
 	}
 	printf("%d files: %lu could not be mapped; %lu pages touched, %lu faults\n", n, unmapped,
 	       pages, faults);
+	return 0;
+}
+
+static int readpages(int n, char **files)
+{
+	static char buf[4096];
+	struct stat st;
+	off_t off;
+	int i, fd;
+
+	for (i = 0; i < n; i++) {
+		fd = open(files[i], O_RDONLY);
+		if (fd < 0 || fstat(fd, &st)) {
+			printf("%s: open: %s\n", files[i], strerror(errno));
+			continue;
+		}
+		printf("%s: unreadable pages:", files[i]);
+		for (off = 0; off < st.st_size; off += sizeof(buf))
+			if (pread(fd, buf, sizeof(buf), off) < 0)
+				printf(errno == EIO ? " %lld" : " %lld(%d)",
+				       (long long)(off / sizeof(buf)), errno);
+		printf("\n");
+		close(fd);
+	}
 	return 0;
 }
 
@@ -1158,6 +1186,8 @@ int main(int argc, char **argv)
 		return sharedwrite(argv[2]);
 	if (argc >= 3 && !strcmp(argv[1], "touch"))
 		return touch(argc - 2, argv + 2);
+	if (argc >= 3 && !strcmp(argv[1], "readpages"))
+		return readpages(argc - 2, argv + 2);
 	if (argc == 4 && !strcmp(argv[1], "bigmap"))
 		return bigmap(argv[2], argv[3]);
 	if (argc == 3 && !strcmp(argv[1], "seekdir"))
@@ -1190,6 +1220,6 @@ int main(int argc, char **argv)
 		return dirseek(argv[2], argv[3]);
 	if (argc == 3 && !strcmp(argv[1], "dirforge"))
 		return dirforge(argv[2]);
-	fprintf(stderr, "usage: xiptest cmp|mapcmp|cow|fork|mremap|maps|sharedwrite|touch|bigmap|seekdir|hold|split|lease|phys|dontneed|debug|target|pages|grow|forkwrite|dirseek|dirforge FILE [REF]\n");
+	fprintf(stderr, "usage: xiptest cmp|mapcmp|cow|fork|mremap|maps|sharedwrite|touch|readpages|bigmap|seekdir|hold|split|lease|phys|dontneed|debug|target|pages|grow|forkwrite|dirseek|dirforge FILE [REF]\n");
 	return 2;
 }

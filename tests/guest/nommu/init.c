@@ -23,6 +23,14 @@
  */
 #define CHECKS_MODULE_BOOT	61
 #define CHECKS_ROOT_BOOT	12
+#define CHECKS_VERITY_BOOT	21
+
+/*
+ * The verity boot (tests/guest-mps2-an385.sh, kernels with MODULE_SIG): the
+ * images after the signed one in fs_partition, mounted by physaddr=, and
+ * the page of each file the host altered (verity-cases.txt).
+ */
+#define VERITY_OPTS(slot)	"physaddr=0x" slot "0000,size=0x40000,verity_required"
 
 __attribute__((used)) void init_main(long *sp);
 
@@ -861,6 +869,122 @@ static void speed(const char *label, const char *path, const char *name, char *b
 	put(" us\n");
 }
 
+/* Mount the image @opts (VERITY_OPTS) names. */
+static long verity_mount(const char *opts)
+{
+	return sys6(__NR_mount, (long)"none", (long)"/mnt", (long)"cramfs", MS_RDONLY, (long)opts, 0);
+}
+
+/* read() page @page of @path on its own: 0, or the error. */
+static long read_page(const char *path, long page, char *b)
+{
+	long fd = sys2(__NR_open, path, O_RDONLY), n;
+
+	if (fd < 0)
+		return fd;
+	n = sys3(__NR_lseek, fd, page * 4096, 0);
+	if (n >= 0)
+		n = sys3(__NR_read, fd, b, 4096);
+	sys1(__NR_close, fd);
+	return n < 0 ? n : 0;
+}
+
+/*
+ * The @nth number (from 0) in verity-cases.txt ("XIP_PAGE ZLIB_PAGE"): the
+ * page of each file the host altered; -1 if there is none.
+ */
+static long verity_page(int nth, char *b)
+{
+	long n = read_file("/verity-cases.txt", b, 255), i = 0, v;
+
+	for (; n > 0; nth--) {
+		while (i < n && (b[i] < '0' || b[i] > '9'))
+			i++;
+		if (i == n)
+			break;
+		for (v = 0; i < n && b[i] >= '0' && b[i] <= '9'; i++)
+			v = v * 10 + b[i] - '0';
+		if (!nth)
+			return v;
+	}
+	return -1;
+}
+
+static void verity_suite(char *a, char *b)
+{
+	unsigned long addr;
+	long xpage = verity_page(0, b), zpage = verity_page(1, b);
+	int same, ok;
+	long slab;
+
+	result(load_module("/lib/modules/verity/cramfs_xip.ko") == 0,
+	       "verity: cramfs_xip built with verity loads");
+	ok = sys6(__NR_mount, (long)"mtd:fs_partition", (long)"/mnt", (long)"cramfs", MS_RDONLY,
+		  (long)"verity_required", 0) == 0;
+	result(ok, "verity: the signed image mounts from fs_partition with -o verity_required");
+	result(same_file("/mnt/data/xip-partial.bin", "/ref/xip-partial.bin", a, b) &&
+	       same_file("/mnt/data/compressed.txt", "/ref/compressed.txt", a, b) &&
+	       same_file("/mnt/bin/xipprog", "/ref/xipprog", a, b),
+	       "verity: its files read as the host copies");
+	addr = map_check("/mnt/data/xip-partial.bin", "/ref/xip-partial.bin", MAP_PRIVATE, b,
+			 &same);
+	result(addr >= FLASH_START && addr < FLASH_END && same,
+	       "verity: a file stored in place maps as the flash itself, checked");
+	run_many("/mnt/bin/xipprog", "flash", 2, &ok, b, &slab);
+	result(ok, "verity: the FDPIC program runs in place from it, twice at once");
+	result(sys2(__NR_umount2, "/mnt", 0) == 0, "verity: unmounts");
+
+	/* A byte of page xpage of xip-partial.bin, stored in place, altered. */
+	result(xpage > 0 && verity_mount(VERITY_OPTS("20")) == 0,
+	       "verity: the image with a page in place altered mounts");
+	addr = map_check("/mnt/data/xip-partial.bin", "/ref/xip-partial.bin", MAP_PRIVATE, b,
+			 &same);
+	result(!addr, "verity: ... mmap of that file fails: no flash address for unchecked bytes");
+	result(read_page("/mnt/data/xip-partial.bin", xpage, b) == -5,
+	       "verity: ... read() of the altered page fails with EIO");
+	result(read_page("/mnt/data/xip-partial.bin", xpage - 1, b) == 0 &&
+	       same_file("/mnt/data/compressed.txt", "/ref/compressed.txt", a, b) &&
+	       same_file("/mnt/bin/xipprog", "/ref/xipprog", a, b),
+	       "verity: ... the page before it and the other files read");
+	run_many("/mnt/bin/xipprog", "flash", 1, &ok, b, &slab);
+	result(ok, "verity: ... the program runs in place from it");
+	sys2(__NR_umount2, "/mnt", 0);
+
+	/* A byte of compressed.txt's block zpage altered. */
+	result(zpage >= 0 && verity_mount(VERITY_OPTS("24")) == 0,
+	       "verity: the image with a compressed block altered mounts");
+	result(read_page("/mnt/data/compressed.txt", zpage, b) == -5,
+	       "verity: ... read() of that page fails with EIO");
+	/*
+	 * The block holds the pointer tables of the data files too; the
+	 * program's table and data lie in other blocks.
+	 */
+	run_many("/mnt/bin/xipprog", "flash", 1, &ok, b, &slab);
+	result(ok && same_file("/mnt/bin/xipprog", "/ref/xipprog", a, b),
+	       "verity: ... the program, in other blocks, reads and runs in place");
+	sys2(__NR_umount2, "/mnt", 0);
+
+	result(verity_mount(VERITY_OPTS("28")) == -126,
+	       "verity: an image signed with a key no keyring holds is refused (ENOKEY)");
+	result(verity_mount(VERITY_OPTS("2c")) == -EINVAL,
+	       "verity: an image without verity is refused under verity_required");
+	result(sys6(__NR_mount, (long)"none", (long)"/mnt", (long)"cramfs", MS_RDONLY,
+		    (long)"physaddr=0x2c0000,size=0x40000", 0) == 0 &&
+	       sys2(__NR_umount2, "/mnt", 0) == 0,
+	       "verity: ... and mounts without it");
+	result(sys2(__NR_delete_module, "cramfs_xip", 0) == 0, "verity: the module unloads");
+
+	ok = load_module("/lib/modules/cramfs.ko") == 0 &&
+	     sys6(__NR_mount, (long)"mtd:fs_partition", (long)"/mnt", (long)"cramfs", MS_RDONLY,
+		  (long)"", 0) == 0;
+	result(ok, "verity: mainline cramfs mounts the signed image");
+	result(same_file("/mnt/data/xip-partial.bin", "/ref/xip-partial.bin", a, b) &&
+	       same_file("/mnt/data/compressed.txt", "/ref/compressed.txt", a, b),
+	       "verity: ... and reads its files as the host copies");
+	result(sys2(__NR_umount2, "/mnt", 0) == 0 && sys2(__NR_delete_module, "cramfs", 0) == 0,
+	       "verity: ... unmounts and unloads");
+}
+
 void init_main(long *sp)
 {
 	char a[BUF], b[BUF];
@@ -877,6 +1001,13 @@ void init_main(long *sp)
 	put("GUEST-START nommu\n");
 	sys2(__NR_mkdir, "/sys", 0755);
 	sys6(__NR_mount, (long)"sysfs", (long)"/sys", (long)"sysfs", 0, 0, 0);
+	if (read_file("/verity-cases.txt", b, 255) > 0) {
+		verity_suite(a, b);
+		put("GUEST-DONE\n");
+		sys6(__NR_reboot, 0xfee1dead, 672274793, 0x01234567, 0, 0, 0);
+		for (;;)
+			sleep_s(1);
+	}
 	footprint("cramfs_xip", "/lib/modules/cramfs_xip.ko", "cramfs_xip", a, b, 0);
 	footprint("mainline cramfs", "/lib/modules/cramfs.ko", "cramfs", a, b, 0);
 	footprint("cramfs_xip", "/lib/modules/cramfs_xip.ko", "cramfs_xip", a, b, 1);
