@@ -245,7 +245,8 @@ if [ $suite = verity ]; then
 	sed -n 's/^mkcramfs: verity root hash //p' "$work/signed.out" > "$img/signed.root"
 	"$top/scripts/cramfsck" --layout "$vi/signed.img" > "$vi/signed.layout"
 	python3 "$top/tests/lib/verity-cases.py" "$vi/signed.img" "$vi/signed.layout" "$vi/cases" >&2
-	cp "$vi"/cases/{cases,files,*.expect} "$img/cases/"
+	cp "$vi"/cases/{cases,files,dir.listed,xip.offset,*.expect} "$img/cases/"
+	stat -c %s "$vi/signed.img" > "$img/signed.bytes"
 	# A key no keyring of the kernel holds.
 	openssl req -new -x509 -newkey rsa:2048 -nodes -days 36500 -subj "/CN=cramfs-xip untrusted" \
 		-keyout "$work/other.pem" -out "$work/other.crt" 2> /dev/null
@@ -306,7 +307,8 @@ fi
 # The SD card (a block device): the XIP image at its start. QEMU wants a
 # power-of-two size.
 truncate -s 8M "$work/sd.img"
-dd if="$img/xip.img" of="$work/sd.img" conv=notrunc status=none
+dd if="$([ $suite = verity ] && echo "$vi/signed.img" || echo "$img/xip.img")" of="$work/sd.img" \
+	conv=notrunc status=none
 
 # The guest: BusyBox, mtd-utils with its libraries, modules, tests.
 groot=$CRAMFS_XIP_CACHE/guest-debs/root

@@ -300,13 +300,13 @@ static inline int cramfs_xip_compat_lookup_bdev(const char *path, dev_t *dev)
 #endif
 
 /*
- * v5.7 ("crypto: hash - introduce crypto_shash_tfm_digest()") hashes with a
+ * v5.8 ("crypto: hash - introduce crypto_shash_tfm_digest()") hashes with a
  * transform alone; before it, a descriptor on the stack, whose flags field
- * v5.1 ("crypto: shash - remove shash_desc::flags") removed.
+ * v5.2 ("crypto: shash - remove shash_desc::flags") removed.
  */
 #if CRAMFS_XIP_HAS_VERITY
 #include <crypto/hash.h>
-#if KERNEL_VERSION(5, 7, 0) <= LINUX_VERSION_CODE
+#if KERNEL_VERSION(5, 8, 0) <= LINUX_VERSION_CODE
 #define cramfs_xip_compat_sha256(tfm, data, len, out)	crypto_shash_tfm_digest(tfm, data, len, out)
 #else
 static inline int cramfs_xip_compat_sha256(struct crypto_shash *tfm, const u8 *data,
@@ -316,7 +316,7 @@ static inline int cramfs_xip_compat_sha256(struct crypto_shash *tfm, const u8 *d
 	int err;
 
 	desc->tfm = tfm;
-#if KERNEL_VERSION(5, 1, 0) > LINUX_VERSION_CODE
+#if KERNEL_VERSION(5, 2, 0) > LINUX_VERSION_CODE
 	desc->flags = 0;
 #endif
 	err = crypto_shash_digest(desc, data, len, out);

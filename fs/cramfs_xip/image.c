@@ -73,12 +73,11 @@ const void *cramfs_xip_medium_bytes(struct super_block *sb, u32 off, u32 len, vo
 
 const void *cramfs_xip_bytes(struct super_block *sb, u32 off, u32 len, void *buf)
 {
-	int err;
-
 	if (!cramfs_xip_in_image(sb, off, len)) {
 		cramfs_xip_err(sb, "read of %u bytes at %u outside the image", len, off);
 		return ERR_PTR(-EIO);
 	}
-	err = cramfs_xip_verified(sb, off, len);
-	return err ? ERR_PTR(err) : cramfs_xip_read(sb, off, len, buf);
+	if (cramfs_xip_verifying(CRAMFS_XIP_SB(sb)))
+		return cramfs_xip_verity_bytes(sb, off, len, buf);
+	return cramfs_xip_read(sb, off, len, buf);
 }

@@ -233,6 +233,30 @@ static inline bool cramfs_xip_reads_copy(const struct cramfs_xip_sb_info *sbi)
 const void *cramfs_xip_medium_bytes(struct super_block *sb, u32 off, u32 len, void *buf);
 
 /**
+ * cramfs_xip_verity_bytes() - cramfs_xip_bytes() on a mount that verifies
+ * @sb: the mount
+ * @off: image offset
+ * @len: bytes wanted, inside the image
+ * @buf: room for @len bytes
+ *
+ * A memory-mapped medium's blocks are checked, then read as ever; a medium
+ * read by copy serves them from checked copies.
+ *
+ * Return: as cramfs_xip_bytes(); ERR_PTR(-EIO) for a block that does not
+ * match the tree.
+ */
+const void *cramfs_xip_verity_bytes(struct super_block *sb, u32 off, u32 len, void *buf);
+/**
+ * cramfs_xip_verity_satisfies() - does a mount meet the verity options of another?
+ * @sbi: the mount
+ * @opt: the options of a remount or of a second mount of its device
+ *
+ * Return: true if @opt asks for nothing the mount does not do: verity_required
+ * of a mount whose root was given or signed, verity= of one with that root.
+ */
+bool cramfs_xip_verity_satisfies(const struct cramfs_xip_sb_info *sbi,
+				 const struct cramfs_xip_options *opt);
+/**
  * cramfs_xip_verify() - check the image blocks of [@off, @off + @len) against the tree
  * @sb: a mount that verifies its image (sbi->verity set)
  * @off: image offset
@@ -287,6 +311,16 @@ static inline int cramfs_xip_verified(struct super_block *sb, u32 off, u32 len)
 }
 #else
 static inline int cramfs_xip_verified(struct super_block *sb, u32 off, u32 len) { return 0; }
+static inline const void *cramfs_xip_verity_bytes(struct super_block *sb, u32 off, u32 len,
+						  void *buf)
+{
+	return ERR_PTR(-EIO);
+}
+static inline bool cramfs_xip_verity_satisfies(const struct cramfs_xip_sb_info *sbi,
+					       const struct cramfs_xip_options *opt)
+{
+	return true;
+}
 static inline int cramfs_xip_verity_mount(struct super_block *sb, struct fs_context *fc)
 {
 	return 0;

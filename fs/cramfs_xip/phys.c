@@ -120,6 +120,30 @@ static const struct cramfs_xip_medium cramfs_xip_phys_medium = {
 	.release	= cramfs_xip_phys_release,
 };
 
+#if CRAMFS_XIP_HAS_VERITY
+/*
+ * How far a mount of the @size-byte image at @phys maps, within @limit
+ * bytes of flash: up to the end of the largest verity area such an image
+ * can have, if a verity trailer follows it; else the image.
+ */
+static u32 cramfs_xip_phys_verity(phys_addr_t phys, u32 size, u64 limit)
+{
+	u64 end = min3(cramfs_xip_verity_extent(size), limit, (u64)(u32)PAGE_MASK);
+	u32 start = PAGE_ALIGN(size);
+	void __iomem *io;
+	u8 magic[8];
+
+	if (end < start + PAGE_SIZE)
+		return start;
+	io = ioremap(phys + start, PAGE_SIZE);
+	if (!io)
+		return start;
+	memcpy_fromio(magic, io, sizeof(magic));
+	iounmap(io);
+	return memcmp(magic, CRAMFS_XIP_VERITY_MAGIC, sizeof(magic)) ? start : end;
+}
+#endif
+
 /**
  * cramfs_xip_open_phys() - open the image at the address physaddr= gives
  * @sb: the new superblock, its info holding the options
@@ -149,7 +173,7 @@ int cramfs_xip_open_phys(struct super_block *sb, struct fs_context *fc)
 	struct resource *claim;
 	phys_addr_t window;
 	long long size;
-	u64 __maybe_unused ext;
+	u32 __maybe_unused ext;
 	u32 len;
 	void *virt;
 	int err = -EINVAL;
@@ -201,8 +225,8 @@ int cramfs_xip_open_phys(struct super_block *sb, struct fs_context *fc)
 	}
 	len = PAGE_ALIGN(size);
 #if CRAMFS_XIP_HAS_VERITY
-	/* The verity area too, as far as the flash or size= goes, if no claim is in the way. */
-	ext = min_t(u64, cramfs_xip_verity_extent(size), sbi->opt.size ?: window);
+	/* A verity area after the image too, if no claim is in the way. */
+	ext = cramfs_xip_phys_verity(phys, size, sbi->opt.size ?: window);
 	if (ext > len && !adjust_resource(claim, phys, ext))
 		len = ext;
 #endif

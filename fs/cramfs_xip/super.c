@@ -112,11 +112,9 @@ static int cramfs_xip_remount_check(struct fs_context *fc, struct super_block *s
 		what = "change physaddr=";
 	else if (new->size && new->size != cur->size)
 		what = "change size=";
-	else if (CRAMFS_XIP_HAS_VERITY && new->verity_required && !cur->verity_required)
-		what = "add verity_required";
-	else if (CRAMFS_XIP_HAS_VERITY && new->root_hash_given && (!cur->root_hash_given ||
-		 memcmp(new->root_hash, cur->root_hash, sizeof(new->root_hash))))
-		what = "change verity=";
+	else if (CRAMFS_XIP_HAS_VERITY &&
+		 !cramfs_xip_verity_satisfies(CRAMFS_XIP_SB(sb), new))
+		what = new->root_hash_given ? "change verity=" : "add verity_required";
 	if (what) {
 		cramfs_xip_mount_err(fc, sb, "remount cannot %s: unmount and mount with it", what);
 		return -EINVAL;
@@ -271,7 +269,8 @@ static int cramfs_xip_read_super(struct super_block *sb, struct fs_context *fc,
 		super = cramfs_xip_bytes(sb, sbi->super_offset, CRAMFS_XIP_SUPER_SIZE, buf);
 		if (IS_ERR(super))
 			return PTR_ERR(super);
-		if (cramfs_xip_get32(super + 8, big) != sbi->flags ||
+		if (cramfs_xip_get32(super, big) != CRAMFS_XIP_MAGIC ||
+		    cramfs_xip_get32(super + 8, big) != sbi->flags ||
 		    cramfs_xip_get32(super + 4, big) != sbi->size) {
 			cramfs_xip_mount_err(fc, sb, "verity: the superblock changed while mounting");
 			return -EIO;
@@ -566,11 +565,8 @@ static const char *cramfs_xip_shared_refused(struct super_block *sb,
 		return "crc";
 	if (opt->strict && !cur->strict)
 		return "strict";
-	if (CRAMFS_XIP_HAS_VERITY && opt->verity_required && !cur->verity_required)
-		return "verity_required";
-	if (CRAMFS_XIP_HAS_VERITY && opt->root_hash_given && (!cur->root_hash_given ||
-				     memcmp(opt->root_hash, cur->root_hash, sizeof(opt->root_hash))))
-		return "this verity=";
+	if (CRAMFS_XIP_HAS_VERITY && !cramfs_xip_verity_satisfies(CRAMFS_XIP_SB(sb), opt))
+		return opt->root_hash_given ? "this verity=" : "verity_required";
 	return NULL;
 }
 

@@ -34,6 +34,11 @@
 #define VHASH		CRAMFS_XIP_VERITY_HASH_SIZE
 #define VPER_BLOCK	CRAMFS_XIP_VERITY_HASHES_PER_BLOCK
 
+/*
+ * A module built without verity has no such parameter: the kernel loads it
+ * saying "unknown parameter 'verity_required' ignored" (the user guide
+ * says so); the mount option is refused there.
+ */
 static bool verity_required;
 module_param(verity_required, bool, 0444);
 MODULE_PARM_DESC(verity_required,
@@ -43,12 +48,23 @@ MODULE_PARM_DESC(verity_required,
  * A node of the tree is (level, index): level 0 the data blocks, level k + 1
  * the blocks of tree level k (format.md's level k). Level @levels, the top,
  * has one block, checked at mount.
+ *
+ * A memory-mapped medium is checked in place, and a bitmap remembers each
+ * node checked. A medium read by copy (a block device, an MTD without
+ * point) could answer the next read with other bytes: there the bytes
+ * served are always those hashed, a checked copy of one node per level
+ * (@node, @tag), the top one loaded at mount.
  */
+#define CRAMFS_XIP_NO_TAG	U32_MAX
 struct cramfs_xip_verity {
 	struct crypto_shash *tfm;
-	struct mutex lock;		/* @buf, and checking blocks not yet checked */
-	u8 *buf;			/* one block, when it must be copied to be hashed */
-	unsigned long *checked;		/* a bit per node, level by level from 0 */
+	struct mutex lock;		/* @node, @tag, and checking blocks not yet checked */
+	bool copies;			/* the medium is read by copy */
+	bool trusted;			/* the root was given or signed */
+	/* Copies: the checked copy of node (level, tag[level]); else node[0] a buffer. */
+	u8 *node[CRAMFS_XIP_VERITY_MAX_LEVELS + 1];
+	u32 tag[CRAMFS_XIP_VERITY_MAX_LEVELS + 1];
+	unsigned long *checked;		/* mapped: a bit per node, level by level from 0 */
 	u32 levels;			/* tree levels: the top node is at this level */
 	u32 offset[CRAMFS_XIP_VERITY_MAX_LEVELS + 1];	/* image offset of each level */
 	u32 first_bit[CRAMFS_XIP_VERITY_MAX_LEVELS + 1];
@@ -62,21 +78,24 @@ static bool cramfs_xip_node_checked(const struct cramfs_xip_verity *v, u32 level
 	return test_bit(v->first_bit[level] + index, v->checked);
 }
 
-/* Hash node (@level, @index) into @out: the data block's last one zero-padded. */
+/*
+ * Hash node (@level, @index) into @out, the data block's last one
+ * zero-padded; read into @buf (a block) when it is copied.
+ */
 static int cramfs_xip_verity_hash(struct super_block *sb, struct cramfs_xip_verity *v,
-				  u32 level, u32 index, u8 *out)
+				  u32 level, u32 index, u8 *buf, u8 *out)
 {
 	u32 off = v->offset[level] + index * VBLOCK;
 	u32 len = level ? VBLOCK : min_t(u32, VBLOCK, CRAMFS_XIP_SB(sb)->size - off);
-	const u8 *p = cramfs_xip_medium_bytes(sb, off, len, v->buf);
+	const u8 *p = cramfs_xip_medium_bytes(sb, off, len, buf);
 
 	if (IS_ERR(p))
 		return PTR_ERR(p);
 	if (len < VBLOCK) {
-		if (p != v->buf)
-			memcpy(v->buf, p, len);
-		memset(v->buf + len, 0, VBLOCK - len);
-		p = v->buf;
+		if (p != buf)
+			memcpy(buf, p, len);
+		memset(buf + len, 0, VBLOCK - len);
+		p = buf;
 	}
 	cramfs_xip_count(CRAMFS_XIP_SB(sb), CRAMFS_XIP_BLOCKS_HASHED, 1);
 	return cramfs_xip_compat_sha256(v->tfm, p, VBLOCK, out);
@@ -122,7 +141,7 @@ static int cramfs_xip_verity_check(struct super_block *sb, struct cramfs_xip_ver
 			return PTR_ERR(p);
 		if (p != want)
 			memcpy(want, p, VHASH);
-		err = cramfs_xip_verity_hash(sb, v, level, index[level], got);
+		err = cramfs_xip_verity_hash(sb, v, level, index[level], v->node[0], got);
 		if (err)
 			return err;
 		if (memcmp(want, got, VHASH)) {
@@ -151,8 +170,72 @@ int cramfs_xip_verify(struct super_block *sb, u32 off, u32 len)
 		mutex_lock(&v->lock);
 		err = cramfs_xip_verity_check(sb, v, block);
 		mutex_unlock(&v->lock);
+		/* Up to 16 MiB at once (an mmap without an MMU): let others run. */
+		cond_resched();
 	}
 	return err;
+}
+
+/*
+ * Copies: make v->node[@level] a checked copy of node (@level, @index), its
+ * parent first. Called with v->lock held.
+ */
+static int cramfs_xip_verity_load(struct super_block *sb, struct cramfs_xip_verity *v,
+				  u32 level, u32 index)
+{
+	u8 got[VHASH];
+	int err;
+
+	/* The top node, loaded at mount, always matches: the recursion ends there. */
+	if (v->tag[level] == index)
+		return 0;
+	err = cramfs_xip_verity_load(sb, v, level + 1, index / VPER_BLOCK);
+	if (err)
+		return err;
+	v->tag[level] = CRAMFS_XIP_NO_TAG;
+	err = cramfs_xip_verity_hash(sb, v, level, index, v->node[level], got);
+	if (err)
+		return err;
+	if (memcmp(v->node[level + 1] + (index % VPER_BLOCK) * VHASH, got, VHASH)) {
+		cramfs_xip_verity_mismatch(sb, v, level, index);
+		return -EIO;
+	}
+	v->tag[level] = index;
+	return 0;
+}
+
+const void *cramfs_xip_verity_bytes(struct super_block *sb, u32 off, u32 len, void *buf)
+{
+	struct cramfs_xip_verity *v = CRAMFS_XIP_SB(sb)->verity;
+	u32 done, at, n;
+	int err = 0;
+
+	if (!v->copies) {
+		err = cramfs_xip_verify(sb, off, len);
+		return err ? ERR_PTR(err) : cramfs_xip_medium_bytes(sb, off, len, buf);
+	}
+	/* Served from the checked copies, never read from the medium again. */
+	mutex_lock(&v->lock);
+	for (done = 0; done < len && !err; done += n) {
+		at = off + done;
+		n = min(len - done, VBLOCK - at % VBLOCK);
+		err = cramfs_xip_verity_load(sb, v, 0, at / VBLOCK);
+		if (!err)
+			memcpy(buf + done, v->node[0] + at % VBLOCK, n);
+	}
+	mutex_unlock(&v->lock);
+	return err ? ERR_PTR(err) : buf;
+}
+
+bool cramfs_xip_verity_satisfies(const struct cramfs_xip_sb_info *sbi,
+				 const struct cramfs_xip_options *opt)
+{
+	const struct cramfs_xip_verity *v = sbi->verity;
+
+	if (opt->verity_required && !(v && v->trusted))
+		return false;
+	return !opt->root_hash_given ||
+	       (v && v->trusted && !memcmp(v->root, opt->root_hash, VHASH));
 }
 
 void cramfs_xip_verity_refused(struct file *file, pgoff_t index, unsigned long pages)
@@ -277,8 +360,11 @@ static int cramfs_xip_verity_signature(struct super_block *sb, struct fs_context
 		return -ENOMEM;
 	p = cramfs_xip_medium_bytes(sb, cramfs_xip_get32(t + 92, CRAMFS_XIP_BIG), sig_len, sig);
 	err = PTR_ERR_OR_ZERO(p);
+	/* Parsed from RAM: flash in place could change under the parser. */
+	if (!err && p != sig)
+		memcpy(sig, p, sig_len);
 	if (!err)
-		err = verify_pkcs7_signature(t, CRAMFS_XIP_VERITY_SIGNED_SIZE, p, sig_len,
+		err = verify_pkcs7_signature(t, CRAMFS_XIP_VERITY_SIGNED_SIZE, sig, sig_len,
 					     VERIFY_USE_SECONDARY_KEYRING,
 					     VERIFYING_UNSPECIFIED_SIGNATURE, NULL, NULL);
 	kfree(sig);
@@ -309,6 +395,7 @@ static int cramfs_xip_verity_trust_root(struct super_block *sb, struct fs_contex
 			return -EKEYREJECTED;
 		}
 		v->trust = ", checked against the one given";
+		v->trusted = true;
 		return 0;
 	}
 	if (!sig_len) {
@@ -324,6 +411,7 @@ static int cramfs_xip_verity_trust_root(struct super_block *sb, struct fs_contex
 	if (err)
 		return err;
 	v->trust = ", signed by a trusted key";
+	v->trusted = true;
 #else
 	if (required) {
 		cramfs_xip_mount_err(fc, sb, "verity: the image is signed, but this kernel cannot check signatures (CONFIG_SYSTEM_DATA_VERIFICATION): give verity=<root hash>");
@@ -350,12 +438,15 @@ static bool cramfs_xip_medium_writable(struct super_block *sb)
 
 static void cramfs_xip_verity_free(struct cramfs_xip_verity *v)
 {
+	int i;
+
 	if (!v)
 		return;
 	if (!IS_ERR_OR_NULL(v->tfm))
 		crypto_free_shash(v->tfm);
 	kvfree(v->checked);
-	kfree(v->buf);
+	for (i = 0; i <= CRAMFS_XIP_VERITY_MAX_LEVELS; i++)
+		kfree(v->node[i]);
 	kfree(v);
 }
 
@@ -381,7 +472,7 @@ static int cramfs_xip_verity_setup(struct super_block *sb, struct fs_context *fc
 	const char *wrong;
 	u8 got[VHASH];
 	u32 bits, sig_len = 0;
-	int err;
+	int err, i;
 
 	bits = cramfs_xip_verity_shape(v, sbi->size);
 	wrong = cramfs_xip_trailer_wrong(sb, v, t, start, &sig_len);
@@ -395,17 +486,25 @@ static int cramfs_xip_verity_setup(struct super_block *sb, struct fs_context *fc
 	if (err)
 		return err;
 	mutex_init(&v->lock);
-	v->buf = kmalloc(VBLOCK, GFP_KERNEL);
-	v->checked = kvcalloc(BITS_TO_LONGS(bits), sizeof(long), GFP_KERNEL);
-	if (!v->buf || !v->checked)
-		return -ENOMEM;
+	v->copies = !sbi->virt;
+	for (i = 0; i <= (v->copies ? v->levels : 0); i++) {
+		v->node[i] = kmalloc(VBLOCK, GFP_KERNEL);
+		v->tag[i] = CRAMFS_XIP_NO_TAG;
+		if (!v->node[i])
+			return -ENOMEM;
+	}
+	if (!v->copies) {
+		v->checked = kvcalloc(BITS_TO_LONGS(bits), sizeof(long), GFP_KERNEL);
+		if (!v->checked)
+			return -ENOMEM;
+	}
 	v->tfm = crypto_alloc_shash("sha256", 0, 0);
 	if (IS_ERR(v->tfm)) {
 		cramfs_xip_mount_err(fc, sb, "verity: no SHA-256 in this kernel (%ld): CONFIG_CRYPTO_SHA256",
 				     PTR_ERR(v->tfm));
 		return PTR_ERR(v->tfm);
 	}
-	err = cramfs_xip_verity_hash(sb, v, v->levels, 0, got);
+	err = cramfs_xip_verity_hash(sb, v, v->levels, 0, v->node[v->copies ? v->levels : 0], got);
 	if (err)
 		return err;
 	if (memcmp(got, v->root, VHASH)) {
@@ -413,14 +512,18 @@ static int cramfs_xip_verity_setup(struct super_block *sb, struct fs_context *fc
 		cramfs_xip_mount_err(fc, sb, "verity: the tree's top block does not match the root hash");
 		return -EIO;
 	}
-	set_bit(v->first_bit[v->levels], v->checked);
+	if (v->copies)
+		v->tag[v->levels] = 0;
+	else
+		set_bit(v->first_bit[v->levels], v->checked);
 	return 0;
 }
 
 int cramfs_xip_verity_mount(struct super_block *sb, struct fs_context *fc)
 {
 	struct cramfs_xip_sb_info *sbi = CRAMFS_XIP_SB(sb);
-	bool required = verity_required || sbi->opt.verity_required || sbi->opt.root_hash_given;
+	bool required = verity_required || sbi->opt.verity_required ||
+			sbi->opt.root_hash_given;
 	u8 t[CRAMFS_XIP_VERITY_TRAILER_SIZE] __aligned(4);
 	struct cramfs_xip_verity *v;
 	const u8 *p = NULL;
@@ -432,14 +535,17 @@ int cramfs_xip_verity_mount(struct super_block *sb, struct fs_context *fc)
 		start = CRAMFS_XIP_VERITY_START(sbi->size);
 		if (start + VBLOCK <= sbi->medium_size)
 			p = cramfs_xip_medium_bytes(sb, start, sizeof(t), t);
-		if (IS_ERR(p))
+		/* Unreadable: no trailer, unless one is required. */
+		if (IS_ERR(p) && required)
 			return PTR_ERR(p);
 	}
-	if (!p || memcmp(p, CRAMFS_XIP_VERITY_MAGIC, 8)) {
+	if (IS_ERR_OR_NULL(p) || memcmp(p, CRAMFS_XIP_VERITY_MAGIC, 8)) {
 		if (!required)
 			return 0;
 		cramfs_xip_mount_err(fc, sb, "verity: required, but the image has no verity trailer%s",
-				     start ? "" : " (it records no size)");
+				     !start ? " (it records no size)" :
+				     start + VBLOCK > sbi->medium_size ?
+				     " (the medium, or size=, ends before it)" : "");
 		return -EINVAL;
 	}
 	if (p != t)

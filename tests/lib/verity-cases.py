@@ -5,19 +5,24 @@
   verity-cases.py IMAGE LAYOUT OUTDIR
 
 IMAGE is made by mkcramfs -X --verity, signed; LAYOUT is its cramfsck
---layout. Its tree must have /bin/busybox (pages in place),
+--layout. Every byte is inverted but the name's, whose lowest bit is: the
+name stays a valid one, which only the tree tells from the right one. Its tree must have /bin/busybox (pages in place),
 /data/compressed.txt (zlib) and /many (a directory whose entries fill more
 than the image's first 4 KiB). For each case NAME, OUTDIR gets NAME.img,
-IMAGE with one byte inverted, and NAME.expect: for a case that must still
+IMAGE with one byte inverted, NAME.offset that byte's offset, and
+NAME.expect: for a case that must still
 mount, the lines "xiptest readpages" prints for every regular file outside
 /many (its pages that do not read, exactly those whose stored bytes lie in
 the 4 KiB block the byte is in, or under the tree block it is in); for one
 whose mount must be refused, the word "refused". OUTDIR/cases lists the
-names, OUTDIR/files the files, in the order readpages is given them.
+names, OUTDIR/files the files, in the order readpages is given them,
+OUTDIR/dir.listed how many entries of /many a listing gives in case dir
+(those before the altered block).
 
   xip      a byte in a page of BusyBox stored in place
   zlib     a byte in a compressed block of /data/compressed.txt
-  dir      a byte in the name of an entry of /many past the first 4 KiB
+  dir      the first byte of the name of an entry of /many past the first
+           4 KiB, 'e' made 'd'
   level0   a byte in tree level 0's second block: data blocks 128 to 255
   top      a byte in the tree's top block: the mount is refused
   trailer  a byte of the trailer's root hash: refused (its CRC)
@@ -100,8 +105,9 @@ def main():
              if any(d * BLOCK <= o < d * BLOCK + BLOCK for o, _ in many) and
              not any(o < d * BLOCK + BLOCK and o + n > d * BLOCK for o, n in others))
     off = next(o for o, _ in many if o >= d * BLOCK) + 12
-    assert img[off], "a name byte, not padding"
+    assert img[off:off + 6] == b"entry-", "a name's first byte"
     cases["dir"] = (off, expect(0, 0))
+    listed = sum(1 for o, n in many if o + n <= d * BLOCK)
     off = at["level0"] + BLOCK + 100
     cases["level0"] = (off, expect(128 * BLOCK, 256 * BLOCK))
     top = at["level%d" % max(int(k[5:]) for k in at if k.startswith("level"))]
@@ -111,12 +117,13 @@ def main():
     os.makedirs(out, exist_ok=True)
     for name, (off, exp) in cases.items():
         b = bytearray(img)
-        b[off] ^= 0xff
+        b[off] ^= 0x01 if name == "dir" else 0xff
         open(f"{out}/{name}.img", "wb").write(b)
-        if exp is not None:
-            open(f"{out}/{name}.expect", "w").write(exp)
+        open(f"{out}/{name}.expect", "w").write(exp)
+        open(f"{out}/{name}.offset", "w").write(f"{off}\n")
         print(f"{name} byte {off}")
     open(f"{out}/cases", "w").write(" ".join(cases) + "\n")
+    open(f"{out}/dir.listed", "w").write(f"{listed}\n")
     open(f"{out}/files", "w").write(" ".join("/mnt" + p for p in files) + "\n")
 
 
