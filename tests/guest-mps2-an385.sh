@@ -198,6 +198,40 @@ kernel=$kn/$KERNEL_IMAGE
 # No MTD driver claims the flash there, so no memory resource bounds it: size=.
 root_boot physaddr \
 	"root=/dev/null rootfstype=cramfs rootflags=physaddr=$FLASH_PHYS,size=$FLASH_SIZE"
+# Verity from the kernel command line (kernels with MODULE_SIG): cramfs_xip
+# built in with verity, the root image made with --verity, its root hash in
+# rootflags= and the policy in cramfs_xip.verity_required=1.
+if [ -f "$kb/certs/signing_key.pem" ]; then
+	kv=$("$top/scripts/build-kernel.sh" "$board" "$kver" "$bdir/builtin.config" \
+		"$bdir/builtin-verity.config")
+	grep -qx 'CONFIG_CRAMFS_XIP_VERITY=y' "$kv/.config" || die "$kv: no verity built in"
+	kernel=$kv/$KERNEL_IMAGE
+	flash=$work/root-verity.img
+	h=$("$top/scripts/mkcramfs" -X -R "$work/rules" --verity "$r" "$flash" |
+		sed -n 's/^mkcramfs: verity root hash //p')
+	root_boot verity \
+		"root=mtd:fs_partition rootfstype=cramfs rootflags=verity=$h cramfs_xip.verity_required=1"
+	c=$work/console-root-verity.log
+	if grep -q "(mtd:fs_partition): verity: [0-9]* blocks under a [0-9]-level tree, root hash $h, checked against the one given" "$c"; then
+		echo "PASS: $board-$kver: root= with rootflags=verity=<root hash>: the root checked against it"
+	else
+		echo "FAIL: $board-$kver: root= with rootflags=verity=<root hash>: no verity line: see $c"
+	fi
+	# The same kernel, the same policy, the image without its trailer: no root.
+	flash=$work/root.img
+	cp "$work/board.dtb" "$work/root-refused.dtb"
+	fdtput -d "$work/root-refused.dtb" /chosen linux,initrd-start
+	fdtput -d "$work/root-refused.dtb" /chosen linux,initrd-end
+	fdtput -t s "$work/root-refused.dtb" /chosen bootargs \
+		"console=ttyMPS0 root=mtd:fs_partition rootfstype=cramfs cramfs_xip.verity_required=1 panic=-1"
+	timeout_s=60 run "$work/console-root-refused.log" "$work/root-refused.dtb" || true
+	if grep -q "verity: required, but the image has no verity trailer" "$work/console-root-refused.log" &&
+		grep -q "VFS: Unable to mount root fs" "$work/console-root-refused.log"; then
+		echo "PASS: $board-$kver: cramfs_xip.verity_required=1 and a root without verity: not mounted"
+	else
+		echo "FAIL: $board-$kver: cramfs_xip.verity_required=1 and a root without verity: see $work/console-root-refused.log"
+	fi
+fi
 # What leaving MTD out saves: kernel size, and RAM at boot (from init).
 meminfo() { tr -d '\r' < "$work/console-root-$1.log" | sed -n 's/^BENCH nommu-root-meminfo //p'; }
 {
