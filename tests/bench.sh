@@ -59,6 +59,24 @@ for w in 0 1 64; do
 		"$top/tests/guest-vexpress-a9.sh" --bench >> "$res"
 	r=$((r + 1))
 done
+# Verity: on 7.3 (its kernel has SHA-256, and MODULE_SIG's key), the module
+# built with it and given the root hashes (verity-on) against the module
+# without it (verity-off), on the same images made with --verity, rounds
+# A B B A B A A B as above; the first read and exec after each mount too.
+r=1
+for m in verity-on verity-off verity-off verity-on verity-off verity-on verity-on verity-off; do
+	GUEST_QEMU="-icount shift=3,sleep=off" GUEST_APPEND="bench_module=$m bench_round=$r" \
+		GUEST_TIMEOUT=${GUEST_TIMEOUT:-900} \
+		"$top/tests/guest-vexpress-a9.sh" --bench 7.3 >> "$res"
+	r=$((r + 1))
+done
+# What the tree costs in flash: the BusyBox tree with -X, without and with --verity.
+vt=$out/trees/busybox
+"$top/scripts/mkcramfs" -X "$vt" "$out/verity-no.img" > /dev/null
+"$top/scripts/mkcramfs" -X --verity "$vt" "$out/verity-yes.img" > /dev/null
+echo "BENCH verity-size $(od -An -tu4 -j4 -N4 "$out/verity-no.img" | tr -d ' ') \
+	$(stat -c %s "$out/verity-no.img") $(stat -c %s "$out/verity-yes.img")" >> "$res"
+
 # Where the time goes (BENCH_TRACE=1): one more boot, of a kernel with
 # ftrace's function_graph tracer (one more kernel build), under -icount.
 if [ -n "${BENCH_TRACE:-}" ]; then
@@ -73,7 +91,7 @@ need() {
 		grep -q "^BENCH $k " "$res" || die "no '$k' figures measured: see build-tests/"
 	done
 }
-need ram speed footprint
+need ram speed footprint verity-size
 
 # The no-MMU board: MemFree for K instances of a program run in place and
 # compressed, the RAM each module holds, speed (under -icount, as above), the
@@ -147,10 +165,11 @@ for m in "cramfs_xip $(built_against "$kb" cramfs_xip)/fs/cramfs_xip/cramfs_xip.
 done
 
 # The module with each medium left out (fs/cramfs_xip/Kconfig), and with all
-# of them: memory-mapped MTDs only.
+# of them: memory-mapped MTDs only; and with verity added.
 for v in "no-physaddr CONFIG_CRAMFS_XIP_PHYSADDR=n" "no-blockdev CONFIG_CRAMFS_XIP_BLOCKDEV=n" \
 	"no-mtd-read CONFIG_CRAMFS_XIP_MTD_READ=n" \
-	"mtd-only CONFIG_CRAMFS_XIP_PHYSADDR=n CONFIG_CRAMFS_XIP_BLOCKDEV=n CONFIG_CRAMFS_XIP_MTD_READ=n"; do
+	"mtd-only CONFIG_CRAMFS_XIP_PHYSADDR=n CONFIG_CRAMFS_XIP_BLOCKDEV=n CONFIG_CRAMFS_XIP_MTD_READ=n" \
+	"verity CONFIG_CRAMFS_XIP_VERITY=y"; do
 	set -- $v
 	name=$1
 	shift

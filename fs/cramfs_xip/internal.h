@@ -258,7 +258,7 @@ bool cramfs_xip_verity_satisfies(const struct cramfs_xip_sb_info *sbi,
 				 const struct cramfs_xip_options *opt);
 /**
  * cramfs_xip_verify() - check the image blocks of [@off, @off + @len) against the tree
- * @sb: a mount that verifies its image (sbi->verity set)
+ * @sb: a mount that verifies its image (sbi->verity set), on a memory-mapped medium
  * @off: image offset
  * @len: bytes; the part past the image is not checked (nothing covers it)
  *

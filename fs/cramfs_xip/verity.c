@@ -79,14 +79,19 @@ static bool cramfs_xip_node_checked(const struct cramfs_xip_verity *v, u32 level
 }
 
 /*
- * Hash node (@level, @index) into @out, the data block's last one
- * zero-padded; read into @buf (a block) when it is copied.
+ * Hash node (@level, @index) into @out; read into @buf (a block) when it is
+ * copied. The last data block is hashed zero-padded from the image's end:
+ * a copy serves nothing past it, but a mapping in place shows the rest of
+ * its page, so on a mapped medium the bytes there (zeros, format.md says)
+ * are hashed as they lie.
  */
 static int cramfs_xip_verity_hash(struct super_block *sb, struct cramfs_xip_verity *v,
 				  u32 level, u32 index, u8 *buf, u8 *out)
 {
+	struct cramfs_xip_sb_info *sbi = CRAMFS_XIP_SB(sb);
 	u32 off = v->offset[level] + index * VBLOCK;
-	u32 len = level ? VBLOCK : min_t(u32, VBLOCK, CRAMFS_XIP_SB(sb)->size - off);
+	size_t end = level ? (size_t)off + VBLOCK : v->copies ? sbi->size : sbi->medium_size;
+	u32 len = min_t(size_t, VBLOCK, end - off);
 	const u8 *p = cramfs_xip_medium_bytes(sb, off, len, buf);
 
 	if (IS_ERR(p))
@@ -160,6 +165,9 @@ int cramfs_xip_verify(struct super_block *sb, u32 off, u32 len)
 	u32 block, last;
 	int err = 0;
 
+	/* Called for memory-mapped media only: copies have no bitmap. */
+	if (v->copies)
+		return -EIO;
 	if (!len || off >= sbi->size)
 		return 0;
 	len = min(len, sbi->size - off);

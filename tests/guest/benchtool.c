@@ -4,8 +4,16 @@
  * repeats its measurement and prints one line:
  *   BENCH speed WHAT LABEL median=N min=N max=N unit=UNIT reps=N
  *
- *   benchtool mount LABEL REPS SOURCE DIR     mount(2) + umount(2) of cramfs
+ *   benchtool mount LABEL REPS SOURCE DIR [OPTIONS]
+ *                                             mount(2) + umount(2) of cramfs
  *                                             SOURCE on DIR; times the mount
+ *   benchtool firstread LABEL REPS SOURCE DIR OPTIONS
+ *                                             mount, read every file, unmount:
+ *                                             times the reads, the first after
+ *                                             the mount (ms/MiB)
+ *   benchtool firstexec LABEL REPS SOURCE DIR OPTIONS
+ *                                             mount, run DIR/bin/busybox true,
+ *                                             unmount: times the run (ms)
  *   benchtool readall LABEL REPS DIR          read every file under DIR, caches
  *                                             dropped first (cold): time per MiB
  *   benchtool fault LABEL REPS FILE           map FILE read-only, touch each page
@@ -108,6 +116,56 @@ static long long read_tree(const char *dir, char *buf, size_t bufsz)
 	return total;
 }
 
+/* fork + exec @argv[0] + wait: 0 if it exited 0. */
+static int run(char **argv)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status))
+		return fprintf(stderr, "benchtool: %s failed\n", argv[0]), -1;
+	return 0;
+}
+
+/*
+ * firstread and firstexec: each repetition a new mount of @source on @dir
+ * with @opts, caches dropped, then the measured work, the first since the
+ * mount (a mount that verifies hashes what it reads then).
+ */
+static int first(const char *what, const char *label, int reps, const char *source,
+		 const char *dir, const char *opts)
+{
+	static char buf[65536];
+	char prog[4096];
+	char *argv[] = { prog, "true", NULL };
+	double v[MAX_REPS], t0;
+	long long bytes = 0;
+	int i, read_all = !strcmp(what, "firstread");
+
+	snprintf(prog, sizeof(prog), "%s/bin/busybox", dir);
+	for (i = 0; i < reps; i++) {
+		if (mount(source, dir, "cramfs", MS_RDONLY, *opts ? opts : NULL))
+			return perror("mount"), 1;
+		if (drop_caches())
+			return perror("drop_caches"), 1;
+		t0 = now_us();
+		if (read_all ? (bytes = read_tree(dir, buf, sizeof(buf))) <= 0 : run(argv) != 0)
+			return perror(what), 1;
+		v[i] = (now_us() - t0) / 1e3;
+		if (read_all)
+			v[i] /= bytes / 1048576.0;
+		if (umount(dir))
+			return perror("umount"), 1;
+	}
+	report(what, label, v, reps, read_all ? "ms/MiB" : "ms");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	double v[MAX_REPS];
@@ -119,11 +177,14 @@ int main(int argc, char **argv)
 	if (reps < 1 || reps > MAX_REPS)
 		goto usage;
 
-	if (!strcmp(argv[1], "mount") && argc == 6) {
+	if ((!strcmp(argv[1], "firstread") || !strcmp(argv[1], "firstexec")) && argc == 7)
+		return first(argv[1], argv[2], reps, argv[4], argv[5], argv[6]);
+	if (!strcmp(argv[1], "mount") && (argc == 6 || argc == 7)) {
 		for (i = 0; i < reps; i++) {
 			double t0 = now_us();
 
-			if (mount(argv[4], argv[5], "cramfs", MS_RDONLY, NULL))
+			if (mount(argv[4], argv[5], "cramfs", MS_RDONLY,
+				  argc == 7 && *argv[6] ? argv[6] : NULL))
 				return perror("mount"), 1;
 			v[i] = now_us() - t0;
 			if (umount(argv[5]))
@@ -179,27 +240,19 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "exec")) {
 		for (i = 0; i < reps; i++) {
-			int status;
 			double t0;
-			pid_t pid;
 
 			if (drop_caches())
 				return perror("drop_caches"), 1;
 			t0 = now_us();
-			pid = fork();
-			if (pid == 0) {
-				execv(argv[4], argv + 4);
-				_exit(127);
-			}
-			if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
-			    WEXITSTATUS(status))
-				return fprintf(stderr, "benchtool: %s failed\n", argv[4]), 1;
+			if (run(argv + 4))
+				return 1;
 			v[i] = (now_us() - t0) / 1e3;
 		}
 		report("exec", argv[2], v, reps, "ms");
 		return 0;
 	}
 usage:
-	fprintf(stderr, "usage: benchtool mount|readall|fault|exec LABEL REPS ...\n");
+	fprintf(stderr, "usage: benchtool mount|readall|fault|exec|firstread|firstexec LABEL REPS ...\n");
 	return 2;
 }

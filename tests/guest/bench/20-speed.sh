@@ -19,10 +19,16 @@
 # rounds and of each A/B pair's ratio.
 [ -n "${bench_module:-}" ] || return 0
 echo 1 > /proc/sys/kernel/printk
-speed_run() {	# speed_run MODULE IMAGE MTD ROUND
+speed_run() {	# speed_run MODULE IMAGE MTD ROUND [OPTIONS]
 	L="$1 $2 $4"
-	benchtool mount "$L" 15 "$3" /mnt
-	mount -t cramfs "$3" /mnt || return
+	benchtool mount "$L" 15 "$3" /mnt "${5:-}"
+	# Verity's rounds: the first read and exec after each mount too.
+	case $1 in verity-*)
+		benchtool firstread "$L" 5 "$3" /mnt "${5:-}"
+		benchtool firstexec "$L" 5 "$3" /mnt "${5:-}"
+		;;
+	esac
+	mount -t cramfs ${5:+-o "$5"} "$3" /mnt || return
 	benchtool readall "$L" 5 /mnt
 	benchtool fault "$L" 5 /mnt/bin/busybox
 	benchtool exec "$L" 11 /mnt/bin/busybox true
@@ -31,14 +37,27 @@ speed_run() {	# speed_run MODULE IMAGE MTD ROUND
 speed_round() {	# speed_round MODULE ROUND
 	ko=cramfs
 	mod=cramfs
-	case $1 in cramfs_xip*)
+	ox=
+	oz=
+	case $1 in
+	cramfs_xip*)
 		ko=$1	# cramfs_xip-wN: the module built with a fault window of N pages
 		mod=cramfs_xip
 		;;
+	verity-off)	# 7.3: the module, on images made with --verity
+		ko=cramfs_xip
+		mod=cramfs_xip
+		;;
+	verity-on)	# ... and the module built with verity, given their root hashes
+		ko=cramfs_xip-verity
+		mod=cramfs_xip
+		ox=verity=$(cat /images/bench-xip.root)
+		oz=verity=$(cat /images/bench-zlib.root)
+		;;
 	esac
 	insmod /lib/modules/$ko.ko
-	speed_run "$1" xip mtd:fs_partition "$2"
-	speed_run "$1" zlib mtd:spare "$2"
+	speed_run "$1" xip mtd:fs_partition "$2" "$ox"
+	speed_run "$1" zlib mtd:spare "$2" "$oz"
 	rmmod $mod
 }
 speed_round "$bench_module" 0
