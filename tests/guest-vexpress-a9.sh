@@ -309,6 +309,13 @@ if [ $suite = verity ]; then
 		printf '%s 0x%x\n' "$n" $((0x44000000 + a)) >> "$img/bank1.list"
 		a=$((a + 0x400000))
 	done
+	# Two images back to back: the unsigned one, and right after its last
+	# byte (its verity area's end) the one without verity.
+	b=$((a + $(stat -c %s "$vi/unsigned.img")))
+	dd if="$vi/unsigned.img" of="$work/flash1.img" bs=4096 seek=$((a / 4096)) conv=notrunc status=none
+	dd if="$vi/plain.img" of="$work/flash1.img" bs=4096 seek=$((b / 4096)) conv=notrunc status=none
+	printf 'pair-first 0x%x\npair-second 0x%x\n' $((0x44000000 + a)) $((0x44000000 + b)) \
+		>> "$img/bank1.list"
 fi
 # The SD card (a block device): the XIP image at its start. QEMU wants a
 # power-of-two size.

@@ -279,13 +279,14 @@ int cramfs_xip_verify(struct super_block *sb, u32 off, u32 len);
 int cramfs_xip_verity_mount(struct super_block *sb, struct fs_context *fc);
 void cramfs_xip_verity_exit(struct cramfs_xip_sb_info *sbi);
 /**
- * cramfs_xip_verity_extent() - how far the verity area of an image may reach
+ * cramfs_xip_verity_extent() - how far the verity area of an image reaches
  * @size: the image's size (its superblock's)
+ * @sig_len: its signature's length, as its trailer says (at most the
+ *	format's largest is counted)
  *
- * Return: bytes from the image's start to the end of the largest verity
- * area an image of @size can have (its signature at the longest), in pages.
+ * Return: bytes from the image's start to the end of its verity area, in pages.
  */
-u64 cramfs_xip_verity_extent(u32 size);
+u64 cramfs_xip_verity_extent(u32 size, u32 sig_len);
 /**
  * cramfs_xip_verity_refused() - say which pages of a file a failed read or mapping was for
  * @file: the file read or mapped (NULL: a read without one)

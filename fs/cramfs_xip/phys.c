@@ -122,25 +122,35 @@ static const struct cramfs_xip_medium cramfs_xip_phys_medium = {
 
 #if CRAMFS_XIP_HAS_VERITY
 /*
- * How far a mount of the @size-byte image at @phys maps, within @limit
- * bytes of flash: up to the end of the largest verity area such an image
- * can have, if a verity trailer follows it; else the image.
+ * Grow @claim, the @size-byte image at @phys, over the verity area after
+ * it, within @limit bytes of flash: the trailer's page first (claimed
+ * before it is read), then as far as the tree and the signature the
+ * trailer says go. The claim's length; the image's alone when no trailer
+ * follows or something stops the claim (the mount then finds no trailer,
+ * and verity_required refuses it).
  */
-static u32 cramfs_xip_phys_verity(phys_addr_t phys, u32 size, u64 limit)
+static u32 cramfs_xip_phys_verity(struct resource *claim, phys_addr_t phys, u32 size, u64 limit)
 {
-	u64 end = min3(cramfs_xip_verity_extent(size), limit, (u64)(u32)PAGE_MASK);
-	u32 start = PAGE_ALIGN(size);
+	u64 start = PAGE_ALIGN(size), end = start + PAGE_SIZE;
+	u8 t[CRAMFS_XIP_VERITY_TRAILER_SIZE];
 	void __iomem *io;
-	u8 magic[8];
 
-	if (end < start + PAGE_SIZE)
+	limit = min_t(u64, limit, (u32)PAGE_MASK);
+	if (end > limit || adjust_resource(claim, phys, end))
 		return start;
 	io = ioremap(phys + start, PAGE_SIZE);
-	if (!io)
-		return start;
-	memcpy_fromio(magic, io, sizeof(magic));
-	iounmap(io);
-	return memcmp(magic, CRAMFS_XIP_VERITY_MAGIC, sizeof(magic)) ? start : end;
+	if (io) {
+		memcpy_fromio(t, io, sizeof(t));
+		iounmap(io);
+		if (!memcmp(t, CRAMFS_XIP_VERITY_MAGIC, 8)) {
+			end = cramfs_xip_verity_extent(size, cramfs_xip_get32(t + 96, CRAMFS_XIP_BIG));
+			if (end <= limit && !adjust_resource(claim, phys, end))
+				return end;
+		}
+	}
+	/* Back to the image: shrinking a claim cannot fail. */
+	adjust_resource(claim, phys, start);
+	return start;
 }
 #endif
 
@@ -173,7 +183,6 @@ int cramfs_xip_open_phys(struct super_block *sb, struct fs_context *fc)
 	struct resource *claim;
 	phys_addr_t window;
 	long long size;
-	u32 __maybe_unused ext;
 	u32 len;
 	void *virt;
 	int err = -EINVAL;
@@ -226,9 +235,7 @@ int cramfs_xip_open_phys(struct super_block *sb, struct fs_context *fc)
 	len = PAGE_ALIGN(size);
 #if CRAMFS_XIP_HAS_VERITY
 	/* A verity area after the image too, if no claim is in the way. */
-	ext = cramfs_xip_phys_verity(phys, size, sbi->opt.size ?: window);
-	if (ext > len && !adjust_resource(claim, phys, ext))
-		len = ext;
+	len = cramfs_xip_phys_verity(claim, phys, size, sbi->opt.size ?: window);
 #endif
 	virt = memremap(phys, len, MEMREMAP_WB);
 	if (!virt)

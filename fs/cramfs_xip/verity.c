@@ -79,19 +79,16 @@ static bool cramfs_xip_node_checked(const struct cramfs_xip_verity *v, u32 level
 }
 
 /*
- * Hash node (@level, @index) into @out; read into @buf (a block) when it is
- * copied. The last data block is hashed zero-padded from the image's end:
- * a copy serves nothing past it, but a mapping in place shows the rest of
- * its page, so on a mapped medium the bytes there (zeros, format.md says)
- * are hashed as they lie.
+ * Hash node (@level, @index) into @out, the data block's last one
+ * zero-padded past the image, as format.md says (nothing past the image is
+ * ever served or mapped on a mount that verifies); read into @buf (a
+ * block) when it is copied.
  */
 static int cramfs_xip_verity_hash(struct super_block *sb, struct cramfs_xip_verity *v,
 				  u32 level, u32 index, u8 *buf, u8 *out)
 {
-	struct cramfs_xip_sb_info *sbi = CRAMFS_XIP_SB(sb);
 	u32 off = v->offset[level] + index * VBLOCK;
-	size_t end = level ? (size_t)off + VBLOCK : v->copies ? sbi->size : sbi->medium_size;
-	u32 len = min_t(size_t, VBLOCK, end - off);
+	u32 len = level ? VBLOCK : min_t(u32, VBLOCK, CRAMFS_XIP_SB(sb)->size - off);
 	const u8 *p = cramfs_xip_medium_bytes(sb, off, len, buf);
 
 	if (IS_ERR(p))
@@ -287,10 +284,11 @@ static u32 cramfs_xip_verity_shape(struct cramfs_xip_verity *v, u32 size)
 	return bits;
 }
 
-u64 cramfs_xip_verity_extent(u32 size)
+u64 cramfs_xip_verity_extent(u32 size, u32 sig_len)
 {
 	struct cramfs_xip_verity v;
-	u64 end = CRAMFS_XIP_VERITY_START(size) + VBLOCK + CRAMFS_XIP_VERITY_MAX_SIG_SIZE;
+	u64 end = CRAMFS_XIP_VERITY_START(size) + VBLOCK +
+		  min_t(u32, sig_len, CRAMFS_XIP_VERITY_MAX_SIG_SIZE);
 	u32 level;
 
 	cramfs_xip_verity_shape(&v, size);
@@ -553,7 +551,7 @@ int cramfs_xip_verity_mount(struct super_block *sb, struct fs_context *fc)
 		cramfs_xip_mount_err(fc, sb, "verity: required, but the image has no verity trailer%s",
 				     !start ? " (it records no size)" :
 				     start + VBLOCK > sbi->medium_size ?
-				     " (the medium, or size=, ends before it)" : "");
+				     " (none within the medium: made without one, stripped, or cut off by the medium's end, size= or another claim)" : "");
 		return -EINVAL;
 	}
 	if (p != t)
@@ -569,7 +567,8 @@ int cramfs_xip_verity_mount(struct super_block *sb, struct fs_context *fc)
 	sbi->verity = v;
 	pr_info("(%s): verity: %u blocks under a %u-level tree, root hash %*phN%s\n", sb->s_id,
 		v->nodes[0], v->levels, VHASH, v->root, v->trust);
-	if (cramfs_xip_medium_writable(sb))
+	/* Copies are hashed at every read from the medium: nothing goes unseen. */
+	if (!v->copies && cramfs_xip_medium_writable(sb))
 		pr_warn("(%s): verity: the medium is writable: each block is checked once, before its first use, and a write after that goes unseen (make the partition read-only)\n",
 			sb->s_id);
 	return 0;

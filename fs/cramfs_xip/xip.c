@@ -643,7 +643,12 @@ static unsigned long cramfs_xip_get_unmapped_area(struct file *file, unsigned lo
 	 */
 	if (r.run != pages || len > sbi->medium_size - r.offset)
 		return cramfs_xip_nommu_copy(file, pgoff, pages, r.run);
-	/* The flash's address is handed out: every page checked first. */
+	/*
+	 * The flash's address is handed out: every page checked first, and
+	 * nothing past the image, which no hash covers (a RAM copy then).
+	 */
+	if (cramfs_xip_verifying(sbi) && r.offset + ((u64)pages << PAGE_SHIFT) > sbi->size)
+		return -ENOSYS;
 	if (cramfs_xip_verified(inode->i_sb, r.offset, pages << PAGE_SHIFT)) {
 		cramfs_xip_verity_refused(file, pgoff, pages);
 		return -EIO;
