@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# checks: 80
+# checks: 79
 # Verity (fs/cramfs_xip/verity.c): the module built with it, the image in
 # fs_partition made by mkcramfs -X --verity and signed with the key this
 # kernel's build generated (in its built-in keyring), and in flash bank 1
