@@ -10,11 +10,13 @@
  * (no policy asking for either) it only tells a damaged image from a good
  * one. The tree's top block is checked against the root at mount. From
  * then on cramfs_xip_bytes(), which every read of the image goes through,
- * and the insertion of pages in place call cramfs_xip_verify() for the
- * blocks they touch. An unchecked block is hashed and compared with its
- * entry in the tree block above it, itself checked the same way first, up
- * to a block checked before. A bitmap remembers what was checked: each
- * block is hashed once per mount, and a block that fails is never marked.
+ * and the insertion of pages in place check the blocks they touch. An
+ * unchecked block is hashed and compared with its entry in the tree block
+ * above it, itself checked the same way first, up to a block checked
+ * before. On memory-mapped media a bitmap remembers what was checked (each
+ * block is hashed once per mount, and one that fails is never marked); on
+ * media read by copy the bytes served are those hashed (struct
+ * cramfs_xip_verity says how).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -284,17 +286,24 @@ static u32 cramfs_xip_verity_shape(struct cramfs_xip_verity *v, u32 size)
 	return bits;
 }
 
+/* Where the tree of shape @v ends: after the trailer block at @start and every level. */
+static u64 cramfs_xip_verity_tree_end(const struct cramfs_xip_verity *v, u64 start)
+{
+	u64 end = start + VBLOCK;
+	u32 level;
+
+	for (level = 1; level <= v->levels; level++)
+		end += (u64)v->nodes[level] * VBLOCK;
+	return end;
+}
+
 u64 cramfs_xip_verity_extent(u32 size, u32 sig_len)
 {
 	struct cramfs_xip_verity v;
-	u64 end = CRAMFS_XIP_VERITY_START(size) + VBLOCK +
-		  min_t(u32, sig_len, CRAMFS_XIP_VERITY_MAX_SIG_SIZE);
-	u32 level;
 
 	cramfs_xip_verity_shape(&v, size);
-	for (level = 1; level <= v.levels; level++)
-		end += (u64)v.nodes[level] * VBLOCK;
-	return PAGE_ALIGN(end);
+	return PAGE_ALIGN(cramfs_xip_verity_tree_end(&v, CRAMFS_XIP_VERITY_START(size)) +
+			  min_t(u32, sig_len, CRAMFS_XIP_VERITY_MAX_SIG_SIZE));
 }
 
 /*
@@ -307,7 +316,7 @@ static const char *cramfs_xip_trailer_wrong(struct super_block *sb,
 {
 	struct cramfs_xip_sb_info *sbi = CRAMFS_XIP_SB(sb);
 	const int big = CRAMFS_XIP_BIG;
-	u64 tree_end = start + VBLOCK;
+	u64 tree_end = cramfs_xip_verity_tree_end(v, start);
 	u32 want[13], i, flags, sig_offset;
 	static const u8 zero[4];
 	u32 crc;
@@ -316,8 +325,6 @@ static const char *cramfs_xip_trailer_wrong(struct super_block *sb,
 	crc = crc32_le(crc, zero, sizeof(zero)) ^ ~0U;
 	if (crc != cramfs_xip_get32(t + CRAMFS_XIP_VERITY_CRC_OFFSET, big))
 		return "CRC";
-	for (i = 1; i <= v->levels; i++)
-		tree_end += v->nodes[i] * VBLOCK;
 	want[0] = CRAMFS_XIP_VERITY_VERSION;
 	want[2] = sbi->size;
 	want[3] = VBLOCK;
@@ -428,16 +435,16 @@ static int cramfs_xip_verity_trust_root(struct super_block *sb, struct fs_contex
 	return 0;
 }
 
-/* Can the medium be written while mounted? Then what was checked can change. */
+/*
+ * Can the MTD a memory-mapped mount checks in place be written while
+ * mounted? Then what was checked can change. (Media read by copy are
+ * hashed at every read; physaddr= has no driver to ask.)
+ */
 static bool cramfs_xip_medium_writable(struct super_block *sb)
 {
 #if IS_ENABLED(CONFIG_MTD)
 	if (CRAMFS_XIP_SB(sb)->on == CRAMFS_XIP_ON_MTD)
 		return sb->s_mtd->flags & MTD_WRITEABLE;
-#endif
-#if CRAMFS_XIP_BLOCKDEV
-	if (CRAMFS_XIP_SB(sb)->on == CRAMFS_XIP_ON_BDEV)
-		return !bdev_read_only(sb->s_bdev);
 #endif
 	return false;
 }

@@ -647,8 +647,10 @@ static unsigned long cramfs_xip_get_unmapped_area(struct file *file, unsigned lo
 	 * The flash's address is handed out: every page checked first, and
 	 * nothing past the image, which no hash covers (a RAM copy then).
 	 */
-	if (cramfs_xip_verifying(sbi) && r.offset + ((u64)pages << PAGE_SHIFT) > sbi->size)
+	if (cramfs_xip_verifying(sbi) && r.offset + ((u64)pages << PAGE_SHIFT) > sbi->size) {
+		cramfs_xip_count(sbi, CRAMFS_XIP_MMAP_PAGE_CACHE, 1);
 		return -ENOSYS;
+	}
 	if (cramfs_xip_verified(inode->i_sb, r.offset, pages << PAGE_SHIFT)) {
 		cramfs_xip_verity_refused(file, pgoff, pages);
 		return -EIO;

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# checks: 79
+# checks: 82
 # Verity (fs/cramfs_xip/verity.c): the module built with it, the image in
 # fs_partition made by mkcramfs -X --verity and signed with the key this
 # kernel's build generated (in its built-in keyring), and in flash bank 1
@@ -69,6 +69,17 @@ refuse "$L: a second mount of it with another root hash is refused" \
 	mount -t cramfs -o verity=$other mtd:fs_partition /mnt2
 umount /mnt2 2> /dev/null
 check "$L: unmounts" umount /mnt
+# Bind, then a lazy unmount while a mapping of BusyBox waits to be read:
+# its pages are checked at fault after the mount is gone from the tree.
+mount -t cramfs -o verity_required mtd:fs_partition /mnt
+check "$L: a bind mount of it reads as the tree made it" sh -c \
+	"mount --bind /mnt /mnt2 && /tests/manifest.sh /mnt2 255 | diff /images/verity.manifest - && umount /mnt2"
+/mnt/bin/xiptest hold /mnt/bin/busybox 3 > /tmp/hold.out 2>&1 &
+hold=$!
+sleep 1
+check "$L: lazily unmounted with the mapping live" umount -l /mnt
+wait $hold
+check "$L: ... the mapping then reads BusyBox's bytes, checked at fault" test $? = 0
 mark
 check "$L: -o crc and verity together mount" mount -t cramfs -o crc,verity_required mtd:fs_partition /mnt
 n=$(klog_since_mark | sed -n 's/.*verity: \([0-9]*\) blocks under a 2-level tree.*/\1/p')
